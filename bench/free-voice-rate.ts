@@ -6,8 +6,8 @@
 // cut at it. Numbers are measured apart (NUMBER_LINES, one row a line): a run of digits reads as the number it makes,
 // at the estimate's own rate per digit.
 import { analyseClip } from '../src/core/audio/analysis/clip.ts';
-import { freeVoiceInstalled, speakFree, estimateFreeLineSeconds } from '../src/core/free-voice/free-voice-engine.ts';
-import { estimateSpeechSeconds } from '../src/core/characters.ts';
+import { freeVoiceInstalled, speakFree } from '../src/core/free-voice/free-voice-engine.ts';
+import { estimateSpeechSeconds, estimateFreeLineSeconds } from '../src/core/characters.ts';
 
 const LINES: Record<string, string[]> = {
   en: [

@@ -228,7 +228,7 @@ function concurrencySection(r: Results): string[] {
         '|---|---|---|---|---|---|---|',
         ...(
           [
-            ['player (OPUS_ENCODER_SETTINGS: complexity 5, 64 kb/s, CELT, mono for mono sources)', f.speech],
+            ['player (OPUS_ENCODER_SETTINGS: complexity 4, 64 kb/s, CELT, mono for mono sources)', f.speech],
             ['before issue 17 (stereo, libopus defaults: complexity 10, auto bitrate)', f.legacy],
           ] as const
         ).map(

@@ -60,6 +60,13 @@ type Handler = (
 
 const mention = (id: string) => `<#${id}>`;
 
+/** A pool voice is saved, and picked, as /myvoice saves one: by usableVoice's one rule. */
+const savingOf = ({ engines, config, voices }: Services<Uses>) => ({
+  engines,
+  freeVoice: config.freeVoice,
+  listed: voices,
+});
+
 const start: Handler = async (interaction, { seats, speech, store }, autoread) => {
   // Free checks first, the join (seconds) last.
   if (!autoread.available) throw new UserError('autoread.unavailable', { where: MESSAGE_CONTENT_WHERE });
@@ -138,11 +145,12 @@ const settings: Handler = async (interaction, { config, store }, autoread) => {
 };
 
 /** Everything at once: status, settings, the voice pool and who has which voice, the members not read. */
-const show: Handler = async (interaction, { store, voices }, autoread) => {
+const show: Handler = async (interaction, context, autoread) => {
+  const { store } = context;
   const locale = interaction.locale;
   const state = await store.autoRead.get(interaction.guildId);
   const guild = { id: interaction.guildId, preferredLocale: interaction.guild.preferredLocale };
-  const members = await describeMembers(store, guild, voices, locale, state.settings.voices === 'distinct');
+  const members = await describeMembers(store, guild, savingOf(context), locale, state.settings.voices === 'distinct');
   await showContent(
     interaction,
     [
@@ -190,8 +198,9 @@ const unignore: Handler = async (interaction, context, autoread) => {
 
 const voiceAdd: Handler = async (interaction, context) => {
   const { store } = context;
-  // A preset ID, or a cloned voice of this server by name or ID (refused otherwise, nothing stored).
-  const { voiceId } = await usableVoice(store, interaction.guildId, readText(interaction.options, 'voice') ?? '');
+  // A voice as /myvoice saves one (refused otherwise, nothing stored).
+  const typed = readText(interaction.options, 'voice') ?? '';
+  const { voiceId } = await usableVoice(store, interaction.guildId, typed, savingOf(context));
   const result = await store.autoReadMembers.addToPool(
     interaction.guildId,
     voiceId,
@@ -218,14 +227,15 @@ const voiceRemove: Handler = async (interaction, context) => {
 
 async function poolReply(
   interaction: ChatInputCommandInteraction<'cached'>,
-  { store, voices }: Services<Uses>,
+  context: Services<Uses>,
   key: MessageKey,
   voiceId: string,
 ): Promise<void> {
+  const { store } = context;
   const guild = { id: interaction.guildId, preferredLocale: interaction.guild.preferredLocale };
   const [voice, pool] = await Promise.all([
     voiceLabel(store, interaction.guildId, voiceId),
-    describePool(store, guild, voices, interaction.locale),
+    describePool(store, guild, savingOf(context), interaction.locale),
   ]);
   await showResult(interaction, key, { voice, pool });
 }

@@ -13,7 +13,7 @@ import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { checkReferenceClip, downloadClip, type CheckedClip } from '../src/features/voices/index.ts';
 import {
   chooseTarget,
-  admitted,
+  allowedHere,
   type ChosenTarget,
   type OutputChoice,
 } from '../src/features/speaking/index-targets.ts';
@@ -136,7 +136,7 @@ async function cloneFrom(
   const order = context.speech.stoppableClone(requester);
   try {
     // The download may outlast Discord's 3 s: acknowledge first, privately where the gate says so.
-    await acknowledge(interaction, admitted(interaction, context.speech, target).privately);
+    await acknowledge(interaction, allowedHere(interaction, context.speech, target).privately);
     await downloadAndClone(interaction, context, { ...input, name, text, target }, requester, order);
   } finally {
     order.done();

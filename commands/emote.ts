@@ -1,4 +1,4 @@
-import { isEngineVoice } from '../src/core/voice-catalogue/voices.ts';
+import { engineOf } from '../src/core/voice-catalogue/voices.ts';
 import {
   answerSpeechAutocomplete,
   SPEAKING_COMMAND_USES,
@@ -29,7 +29,7 @@ function emotionRequest(text: string, settings: ResolvedSettings): SpeechRequest
   if (!(exaggeration >= 0 && exaggeration <= 1))
     throw new UserError('error.input.exaggeration', { value: String(exaggeration) });
   // An engine speaks words, not emotions: said, rather than heard plain.
-  if (isEngineVoice(settings.voice)) throw new UserError('error.input.emotionEngineVoice', { voice: settings.voice });
+  if (engineOf(settings.voice)) throw new UserError('error.input.emotionEngineVoice', { voice: settings.voice });
   return { kind: 'emotion', text, ...sentSettingsOf(settings, 'emotion'), exaggeration, ...effectsOf(settings) };
 }
 

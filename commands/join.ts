@@ -34,21 +34,27 @@ export const execute: CommandModule<Uses>['execute'] = async (interaction, conte
     return;
   }
   await acknowledge(interaction);
+  // A manager moving the seat auto-read keeps elsewhere pauses that reading and leaves, as their /leave there would:
+  // what plays and waits there ends there (its members told so), never heard where its members may not be.
+  const from = player.channelId === channelId ? undefined : player.channelId;
+  const paused = from === undefined ? undefined : context.reading?.get(interaction.guildId)?.get(from);
+  if (paused !== undefined) {
+    await context.autoread?.pause(interaction.guildId, paused.voiceChannelId);
+    player.leave('asked');
+  }
   await player.connect(channelId);
   // A binding a manager's /leave paused is read again by a manager's /join in its voice channel.
   const manager = interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild);
   const resumed = manager ? await context.autoread?.resume(interaction.guildId, channelId) : undefined;
-  if (resumed !== undefined)
-    await showResult(interaction, 'autoread.resumed', { channel: `<#${resumed}>`, voice: channel });
-  else {
-    // Whose voices may be heard here, as the engines' terms ask (VOICEVOX:<speaker>), said as SayBot arrives.
-    const credits = engineCredits(context.engines?.voices() ?? []);
-    const joined = helper
-      ? t(interaction.locale, 'join.joinedAs', helper)
-      : t(interaction.locale, 'join.joined', { channel });
-    await showContent(
-      interaction,
-      credits === undefined ? joined : `${joined}\n${t(interaction.locale, 'join.credits', { credits })}`,
-    );
-  }
+  // Whose voices may be heard here, as the engines' terms ask (VOICEVOX:<speaker>), said as SayBot arrives.
+  const credits = resumed === undefined ? engineCredits(context.engines?.voices() ?? []) : undefined;
+  const lines = [
+    paused &&
+      t(interaction.locale, 'autoread.pausedByLeave', { channel: `<#${paused.textChannelId}>`, voice: `<#${from}>` }),
+    resumed === undefined
+      ? t(interaction.locale, helper ? 'join.joinedAs' : 'join.joined', helper ?? { channel })
+      : t(interaction.locale, 'autoread.resumed', { channel: `<#${resumed}>`, voice: channel }),
+    credits && t(interaction.locale, 'join.credits', { credits }),
+  ];
+  await showContent(interaction, lines.filter(Boolean).join('\n'));
 };

@@ -12,7 +12,7 @@ import {
   readSpeechSettings,
   withSpeechOptions,
 } from '../src/core/interactions/options.ts';
-import { offeredNow, usableVoice } from '../src/core/sourcing/voice-choice.ts';
+import { usableVoice } from '../src/core/sourcing/voice-choice.ts';
 import { SPEECH_SETTING_NAMES } from '../src/core/settings/setting-declarations.ts';
 import { showContent, showResult } from '../src/core/interactions/replies.ts';
 import { MEMBER_READING_LIST, type MemberReading } from '../src/features/autoread/index.ts';
@@ -50,7 +50,8 @@ export const data = slashCommand('myvoice')
  * `/myvoice set read_me:True`.
  */
 const CLEARED: Readonly<Record<'voice' | 'name', readonly MemberDefaultsField[]>> = {
-  voice: SPEECH_SETTING_NAMES,
+  // With the voice goes the word that a voice of theirs was deleted: they chose the server's.
+  voice: [...SPEECH_SETTING_NAMES, 'voiceDeleted'],
   name: ['spokenName'],
 };
 
@@ -73,11 +74,12 @@ function describeMember(locale: string, stored: MemberDefaults): string {
 export const execute: CommandModule<Uses>['execute'] = async (interaction, { config, store, voices, engines }) => {
   const { guildId } = interaction;
   const userId = interaction.user.id;
+  const saving = { engines, freeVoice: config.freeVoice, listed: voices };
   if (interaction.options.getSubcommand(true) === 'show') {
     const locale = interaction.locale;
     const [stored, voice] = await Promise.all([
       store.memberDefaults.get(guildId, userId),
-      autoreadVoiceOf(store, { id: guildId, preferredLocale: interaction.guild.preferredLocale }, voices, userId),
+      autoreadVoiceOf(store, { id: guildId, preferredLocale: interaction.guild.preferredLocale }, saving, userId),
     ]);
     const own =
       stored === undefined
@@ -117,7 +119,7 @@ export const execute: CommandModule<Uses>['execute'] = async (interaction, { con
   };
   if (Object.keys(settings).length === 0) throw new UserError('error.myvoice.nothing');
   if (settings.voice !== undefined)
-    settings.voice = (await usableVoice(store, guildId, settings.voice, offeredNow(engines, config.freeVoice))).voiceId;
+    settings.voice = (await usableVoice(store, guildId, settings.voice, saving)).voiceId;
   const stored = await store.memberDefaults.set(guildId, userId, settings);
   await showResult(interaction, 'myvoice.set', { settings: describeMember(interaction.locale, stored) });
 };

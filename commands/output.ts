@@ -75,7 +75,7 @@ export const execute: CommandModule<Uses>['execute'] = async (interaction, conte
           : defaults.server !== undefined
             ? 'output.why.server'
             : 'output.why.builtin';
-      const unset = t(locale, 'output.unset');
+      const unset = t(locale, 'setting.value.none');
       return showResult(interaction, 'output.show', {
         output: outputName(locale, outsideVoiceOutput(defaults, 'file')),
         why: t(locale, why),

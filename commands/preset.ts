@@ -6,7 +6,7 @@ import { slashCommand, stringOption, subcommand } from '../src/core/interactions
 import { UserError } from '../src/core/interactions/failures.ts';
 import { t } from '../src/core/i18n/catalogue.ts';
 import { readText, readSpeechSettings, withSpeechOptions } from '../src/core/interactions/options.ts';
-import { offeredNow, usableVoice } from '../src/core/sourcing/voice-choice.ts';
+import { usableVoice } from '../src/core/sourcing/voice-choice.ts';
 import { SPEECH_SETTING_NAMES } from '../src/core/settings/setting-declarations.ts';
 import type { Requirements } from '../src/core/interactions/preconditions.ts';
 import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
@@ -44,12 +44,12 @@ export const data = slashCommand('preset', requires)
 
 type Handler = (interaction: ChatInputCommandInteraction<'cached'>, context: Services<Uses>) => Promise<void>;
 
-const save: Handler = async (interaction, { config, store, engines }) => {
+const save: Handler = async (interaction, { config, store, engines, voices }) => {
   const name = tidyName(interaction.options.getString('name', true));
   if (!isValidName(name)) throw new UserError('error.preset.badName');
   const settings = readSpeechSettings(interaction.options);
-  const offered = offeredNow(engines, config.freeVoice);
-  const voice = (await usableVoice(store, interaction.guildId, settings.voice ?? '', offered)).voiceId;
+  const saving = { engines, freeVoice: config.freeVoice, listed: voices };
+  const voice = (await usableVoice(store, interaction.guildId, settings.voice ?? '', saving)).voiceId;
   const result = await store.presets.save(
     { ...settings, voice, guildId: interaction.guildId, name, createdBy: interaction.user.id },
     { maxPerGuild: MAX_PRESETS_PER_GUILD },

@@ -56,6 +56,7 @@ export const execute: MessageMenuModule<Uses>['execute'] = async (interaction, c
     options: {},
     presetName: undefined,
     guildLocale: interaction.guild.preferredLocale,
+    engines: context.engines,
   });
   await speakAndReply(
     interaction,
@@ -72,4 +73,7 @@ export const execute: MessageMenuModule<Uses>['execute'] = async (interaction, c
       author: { memberId: authorId, member: interaction.targetMessage.member },
     },
   );
+  // Named in that answer (a refusal before it is thrown: told next time), so not again.
+  if (settings.voiceDeleted !== undefined)
+    await context.store.memberDefaults.unset(guildId, interaction.user.id, ['voiceDeleted']);
 };

@@ -3,7 +3,7 @@ import { asWritten, namedVoice } from '../src/core/interactions/safe-text.ts';
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import { answerSpeechAutocomplete, soundRemover } from '../src/features/speaking/index.ts';
 import { fitLines, presetLine } from '../src/features/speaking/index-words.ts';
-import { openFormRow } from '../src/features/voices/index.ts';
+import { openFormRow, wentWithIt } from '../src/features/voices/index.ts';
 import { MAX_CHOICES } from '../src/core/interactions/choices.ts';
 import type { CommandModule, ServiceName, Services } from '../src/core/interactions/command.ts';
 import { slashCommand, subcommand } from '../src/core/interactions/command-builder.ts';
@@ -11,7 +11,7 @@ import { UserError } from '../src/core/interactions/failures.ts';
 import { t, type MessageKey } from '../src/core/i18n/catalogue.ts';
 import { languageOption, readVoiceSettings, voiceOption } from '../src/core/interactions/options.ts';
 import { requireOwnerOrManager } from '../src/core/interactions/preconditions.ts';
-import { echo, showContent, showResult } from '../src/core/interactions/replies.ts';
+import { echo, showContent } from '../src/core/interactions/replies.ts';
 import { deleteClonedVoice } from '../src/features/privacy/index.ts';
 import type { OfferedVoice } from '../src/core/sourcing/engine-port.ts';
 
@@ -51,12 +51,13 @@ async function deleteVoice(
   // Its audio goes too: nothing of a deleted voice stays on disk, no one hears it again, and its saved sounds leave the
   // soundboard.
   const removeSounds = soundRemover(interaction.client, logger);
-  await deleteClonedVoice(
+  const deleted = await deleteClonedVoice(
     { store, purgeVoice: (id) => speech.purgeVoice(id), removeSounds },
     interaction.guildId,
     voice.voiceId,
   );
-  await showResult(interaction, 'voices.deleted', { name: voice.name, id: namedVoice(voice.voiceId) });
+  const done = t(interaction.locale, 'voices.deleted', { name: voice.name, id: namedVoice(voice.voiceId) });
+  await showContent(interaction, wentWithIt(interaction.locale, deleted, done));
 }
 
 async function listVoices(

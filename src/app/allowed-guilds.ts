@@ -35,9 +35,13 @@ export class AllowedGuilds {
 
   /** Whether SayBot serves this server: on the list, and still in it (the dashboard asks). */
   serves(guildId: string): boolean {
-    if (guildId === USER_INSTALL_GUILD) return true;
-    // Kicked or the server deleted since (GUILD_DELETE took it out of the cache; an outage leaves it there).
-    return this.allows(guildId) && (this.#present?.has(guildId) ?? true);
+    return guildId === USER_INSTALL_GUILD || (this.allows(guildId) && this.inServer(guildId));
+  }
+
+  /** Whether SayBot is still in this server (before each part of speech; the list was asked where its order came in):
+   * not kicked nor the server deleted (GUILD_DELETE took it out of the cache; an outage leaves it there). */
+  inServer(guildId: string): boolean {
+    return guildId === USER_INSTALL_GUILD || (this.#present?.has(guildId) ?? true);
   }
 
   /** Leaves servers off the list added while running; those a READY lists only when confirmed, else one warning. */

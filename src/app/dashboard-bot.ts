@@ -1,7 +1,6 @@
 // The bot as the dashboard sees it: a member asked of Discord and trusted about a minute (no Guild Members intent
 // tells of kicks or lost roles). With SHARDS, shard 0 asks other shards' servers over REST and announces changes.
 import { catalogueVoices } from '../core/voice-catalogue/voices.ts';
-import { offeredNow } from '../core/sourcing/voice-choice.ts';
 import { fetchOneMember } from '../core/interactions/discord-ids.ts';
 import {
   DiscordAPIError,
@@ -252,7 +251,7 @@ export function dashboardBot(
       presets: catalogueVoices(config.extraVoices),
       free: core.freeVoice.chosen,
       engines: () => core.engines?.port.voices() ?? [],
-      offered: offeredNow({ voice: (id) => core.engines?.port.voice(id) }, core.freeVoice),
+      saving: { engines: core.engines?.port, freeVoice: core.freeVoice, listed: catalogueVoices(config.extraVoices) },
     },
     speech: core.speech,
     accounting: core.accounting,

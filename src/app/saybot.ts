@@ -105,7 +105,7 @@ export class SayBot {
     this.#application = new OwnerApplication(config.ownerIds);
     this.#autoread = new AutoreadWiring({
       serves: (guildId) => options.allowedGuilds.allows(guildId),
-      voices: catalogueVoices(config.extraVoices),
+      saving: { listed: catalogueVoices(config.extraVoices), engines: core.engines?.port, freeVoice: core.freeVoice },
       store: core.store,
       speech: this.#speech,
       seats: this.seats,

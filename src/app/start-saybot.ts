@@ -18,6 +18,7 @@ import { asDiscordUnreachable } from './discord-unreachable.ts';
 import { createLogger, type Logger } from '../core/log.ts';
 import { Metrics } from '../core/metrics/metrics.ts';
 import { Accounting } from '../core/quota/accounting.ts';
+import { MONEY_RULES } from '../core/quota/money.ts';
 import { startMetricsServer, type MetricsServer } from '../core/metrics/server.ts';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
 import { ESPEAK_CHOICE, type StandInVoices } from '../core/sourcing/stand-in.ts';
@@ -25,7 +26,7 @@ import { PartSource } from '../core/sourcing/part-source.ts';
 import { SpeechPipeline } from '../core/order/pipeline.ts';
 import { openStore } from './store.ts';
 import { startDashboard, type RunningDashboard } from '../features/dashboard/index.ts';
-import { gatePort, USER_INSTALL_GUILD } from '../features/speaking/index.ts';
+import { gatePort } from '../features/speaking/index.ts';
 import { dashboardBot, discordCdnOf } from './dashboard-bot.ts';
 import type { Store } from '../core/store/types.ts';
 import { PlayerRegistry, Seats, type SeatBot } from '../core/voice/seats.ts';
@@ -164,8 +165,7 @@ export async function startSayBot(config: Config, seams: StartSeams = {}): Promi
           kept: (guildId, channelId) => reading?.get(guildId)?.has(channelId) === true,
           releasing: async (client) => started?.autoread.releaseClient(client),
         },
-        // ALLOWED_GUILDS was asked where each order came in, and does not change; a user install has no server to leave.
-        (guildId) => guildId === USER_INSTALL_GUILD || (started?.client.guilds.cache.has(guildId) ?? true),
+        (guildId) => allowedGuilds.inServer(guildId),
       );
       if (metrics !== undefined && config.metricsPort !== undefined) {
         // Served from before the gateway connects, so a health check sees 'connecting' rather than nothing.
@@ -297,6 +297,7 @@ async function assembleCore(
   const mainBot: SeatBot = { index: 0, players: playersOf(0, main.guild), guild: main.guild, userId: main.userId };
   const accounting = new Accounting({
     store,
+    rules: MONEY_RULES,
     budgets: config.budgets,
     botMonthlyChars: config.botMonthlyChars,
     planCharacterLimit: config.planCharacterLimit,
@@ -305,10 +306,10 @@ async function assembleCore(
     logger,
     now: seams.now,
     metrics,
-    // This process on the books, the same at each start of this application and shard: it settles its predecessor's.
+    // This process on the books, the same at each start of this application and shard: it finishes its predecessor's.
     owner: `${config.discord.clientId}:${config.shard === undefined ? 'main' : `shard-${config.shard.id}`}`,
   });
-  // Before any request: what this process's predecessor left when it died is settled from what it wrote down.
+  // Before any request: what this process's predecessor left when it died is finished from what it wrote down.
   await accounting
     .recover()
     .catch((error: unknown) =>
@@ -361,10 +362,7 @@ async function assembleCore(
   );
   const seats = new Seats([mainBot, ...helpers.bots], {
     kept: main.kept,
-    // The gate's word on that bot: may it connect and speak there (a join's rights, asked of the seat's own server).
-    mayJoin: (seatGuild, voiceChannelId) =>
-      gatePort.admits({ does: ['join-voice'], at: { guild: seatGuild, memberId: '', voiceChannelId } }).kind ===
-      'allowed',
+    mayJoin: gatePort.mayJoin,
   });
   return { store, speech, accounting, seats, helpers, cache, engines, freeVoice };
 }

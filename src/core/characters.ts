@@ -1,9 +1,8 @@
 // Characters as the Voice API bills them: code points after NFC (U+FB2C is one as written, three after). Every count
-// SayBot shows, caps, holds or charges is this one; splitText cuts long text into parts of at most that many. And the
-// seconds a text will take, estimated from them: what the queue bounds count and the seconds caps check (below).
-import { isEspeakVoice } from './voice-catalogue/voices.ts';
-import { estimateFreeLineSeconds } from './free-voice/free-voice-engine.ts';
-import { MAX_FREE_LINE_SECONDS } from './audio/workers/job-thread.ts';
+// SayBot shows, caps, holds or charges is this one (parts are cut to it: src/core/sourcing/part-request.ts). And the
+// seconds a text will take, estimated from them: what the queue bounds count, the caps check, a free line's bound.
+import { engineOf, espeakVoice } from './voice-catalogue/voices.ts';
+import type { LengthCapped } from './audio/errors.ts';
 
 /** Characters as the Voice API counts them: Unicode code points after NFC normalisation. */
 export function countCharacters(text: string): number {
@@ -17,191 +16,10 @@ export function moreCharactersThan(text: string, max: number): boolean {
   return text.length > 4 * (max + 1) || countCharacters(text) > max;
 }
 
-const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
-const words = new Intl.Segmenter(undefined, { granularity: 'word' });
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-/**
- * A word of letters alone (with their marks), and the punctuation that ends it: the letters may be cut between their
- * characters to fit a part, the punctuation kept with the last piece.
- */
-const LETTERS_THEN_PUNCTUATION = /^([\p{L}\p{M}]+)([\p{P}\p{S}]*)$/u;
-
 /** A second bound on a part: at most `max` of `measure` (a free voice's seconds), additive over pieces. */
-interface PartLimit {
+export interface PartLimit {
   readonly max: number;
   measure(piece: string): number;
-}
-
-/**
- * Splits text into parts of at most `maxChars` (and `limit`), at sentences where possible, else between words. A word
- * too long is cut between code points for `maxChars`, and for `limit` only when letters alone (unspaced Hangul): a cut
- * number reads differently, so it is a part of its own past `limit`, for the caller to refuse. Only whitespace at cuts
- * is lost.
- */
-export function splitText(text: string, maxChars: number, limit?: PartLimit): string[] {
-  if (maxChars < 1) throw new RangeError('maxChars must be at least 1');
-  const normalised = text.normalize('NFC').trim();
-  if (normalised === '') return [];
-  const limits: PartLimit[] = [{ max: maxChars, measure: countCharacters }, ...(limit === undefined ? [] : [limit])];
-  const within = (piece: string) => limits.every(({ max, measure }) => measure(piece) <= max);
-  if (within(normalised)) return [normalised];
-
-  const parts: string[] = [];
-  let current = '';
-  // Each limit's measure of `current`.
-  let measured = limits.map(() => 0);
-  const flush = () => {
-    const part = current.trim();
-    if (part !== '') parts.push(part);
-    current = '';
-    measured = limits.map(() => 0);
-  };
-  const append = (piece: string) => {
-    measured = limits.map(({ measure }, i) => measured[i]! + measure(piece));
-    current += piece;
-  };
-  // Whitespace always fits: a part is trimmed, so what follows it decides whether it ends there.
-  const fitsWith = (piece: string) =>
-    piece.trim() === '' || limits.every(({ max, measure }, i) => measured[i]! + measure(piece.trimEnd()) <= max);
-  // `fallback` cuts a piece that does not fit into smaller ones (each added with `next`); with none it is a part.
-  const add = (piece: string, fallback?: (piece: string) => string[], next?: (piece: string) => string[]) => {
-    if (fitsWith(piece)) {
-      append(piece);
-      return;
-    }
-    flush();
-    if (fallback === undefined || within(piece.trim())) {
-      append(piece.trimStart());
-      return;
-    }
-    for (const smaller of fallback(piece)) add(smaller, next);
-  };
-
-  // Punctuation goes with the word before it: a sentence's end alone would be a part, a request paid for nothing.
-  const wordsOf = (sentence: string) =>
-    Array.from(words.segment(sentence)).reduce<string[]>((out, { segment, isWordLike }) => {
-      const last = out.length - 1;
-      if (!isWordLike && last >= 0 && segment.trim() !== '' && out[last]!.trim() !== '') out[last] += segment;
-      else out.push(segment);
-      return out;
-    }, []);
-  // An unspaced run of letters (Hangul without spaces is one "word" to the segmenter) is cut to fit, between its
-  // characters; a number is not (its reading depends on all its digits), nor anything else within the characters.
-  const fitted = (piece: string): string[] => {
-    const out: string[] = [];
-    let run = '';
-    let sums = limits.map(() => 0);
-    for (const { segment: char } of graphemes.segment(piece)) {
-      const next = limits.map(({ measure }, i) => sums[i]! + measure(char));
-      if (run !== '' && limits.some(({ max }, i) => next[i]! > max)) {
-        out.push(run);
-        run = '';
-        sums = limits.map(({ measure }) => measure(char));
-      } else sums = next;
-      run += char;
-    }
-    if (run !== '') out.push(run);
-    return out;
-  };
-  const cutWord = (word: string) => {
-    const [, letters, end = ''] = LETTERS_THEN_PUNCTUATION.exec(word.trim()) ?? [];
-    if (letters === undefined) return hardSplit(maxChars)(word);
-    const cut = fitted(letters);
-    const last = cut.pop() ?? '';
-    if (end === '' || within(last + end)) return [...cut, last + end];
-    // The last letter goes with the punctuation, which alone would be a request paid for nothing.
-    const chars = Array.from(graphemes.segment(last), (g) => g.segment);
-    const tail = `${chars.pop() ?? ''}${end}`;
-    const rest = chars.join('');
-    return within(tail) ? [...cut, ...(rest === '' ? [] : [rest]), tail] : [...cut, last, ...hardSplit(maxChars)(end)];
-  };
-  for (const { segment } of sentences.segment(normalised)) add(segment, wordsOf, cutWord);
-  flush();
-  return SPEAKABLE.test(normalised) ? speakableParts(normalised, parts, within) : parts;
-}
-
-/** What a part must hold to be sent: a letter or a digit. Punctuation, symbols and emoji alone are paid for nothing. */
-const SPEAKABLE = /[\p{L}\p{N}]/u;
-const speakable = (piece: string) => SPEAKABLE.test(piece);
-
-/**
- * `parts` (trimmed, in order, apart only by whitespace in `text`) with none of punctuation or emoji alone. Such a run
- * joins the part before or after it where the two fit; else takes the last word (or letter, or digit) of the part
- * before, or the first of the part after; else the part before takes what fits of it and the part after the rest. What
- * fits nowhere beside a letter (punctuation longer than a part) is not sent: it would say nothing.
- */
-function speakableParts(text: string, parts: readonly string[], within: (piece: string) => boolean): string[] {
-  let cursor = 0;
-  const spans: Span[] = [];
-  for (const part of parts) {
-    const start = text.indexOf(part, cursor);
-    cursor = start + part.length;
-    const last = spans.at(-1);
-    // Runs of parts without a letter are one run: what they hold goes to their neighbours together.
-    if (last !== undefined && !speakable(part) && !speakable(text.slice(last.start, last.end))) last.end = cursor;
-    else spans.push({ start, end: cursor });
-  }
-  const slice = (start: number, end: number) => text.slice(start, end).trim();
-  const fits = (start: number, end: number) => speakable(slice(start, end)) && within(slice(start, end));
-  const out: Span[] = [];
-  for (const [i, run] of spans.entries()) {
-    const before = out.at(-1);
-    const after = spans[i + 1];
-    if (speakable(slice(run.start, run.end))) out.push(run);
-    else if (before !== undefined && within(slice(before.start, run.end))) before.end = run.end;
-    else if (after !== undefined && within(slice(run.start, after.end))) after.start = run.start;
-    else {
-      const cut = before && cutPoints(text, before, 'last').find((at) => fits(before.start, at) && fits(at, run.end));
-      const next = after && cutPoints(text, after, 'first').find((at) => fits(run.start, at) && fits(at, after.end));
-      if (before !== undefined && cut !== undefined) {
-        out.push({ start: cut, end: run.end });
-        before.end = cut;
-      } else if (after !== undefined && next !== undefined) {
-        out.push({ start: run.start, end: next });
-        after.start = next;
-      } else {
-        const bounds = Array.from(graphemes.segment(text.slice(run.start, run.end)), ({ index }) => run.start + index);
-        const kept = before === undefined ? run.start : bounds.findLast((at) => within(slice(before.start, at)));
-        if (before !== undefined) before.end = kept ?? before.end;
-        const rest = bounds.find((at) => at >= (kept ?? run.start) && within(slice(at, after?.end ?? at)));
-        if (after !== undefined) after.start = rest ?? after.start;
-      }
-    }
-  }
-  return out.map(({ start, end }) => slice(start, end));
-}
-
-interface Span {
-  start: number;
-  end: number;
-}
-
-/**
- * Where a part may be cut to give its `last` (or `first`) word or letter to a neighbour: at its last (first) space,
- * then before its last letter or digit (after its first).
- */
-function cutPoints(text: string, { start, end }: Span, side: 'last' | 'first'): number[] {
-  const piece = text.slice(start, end);
-  const chars = Array.from(graphemes.segment(piece));
-  const letters = chars.filter(({ segment }) => speakable(segment));
-  if (side === 'last') {
-    const space = piece.search(/\s\S*$/u);
-    const letter = letters.at(-1)?.index;
-    return [space < 0 ? undefined : space + 1, letter].flatMap((at) => (at === undefined ? [] : [start + at]));
-  }
-  const space = piece.search(/\s/u);
-  const first = letters[0];
-  const letter = first === undefined ? undefined : first.index + first.segment.length;
-  return [space < 0 ? undefined : space, letter].flatMap((at) => (at === undefined ? [] : [start + at]));
-}
-
-function hardSplit(maxChars: number): (piece: string) => string[] {
-  return (piece) => {
-    const codePoints = [...piece];
-    const out: string[] = [];
-    for (let i = 0; i < codePoints.length; i += maxChars) out.push(codePoints.slice(i, i + maxChars).join(''));
-    return out;
-  };
 }
 
 /**
@@ -227,7 +45,7 @@ interface TimedRequest {
 }
 
 /**
- * Seconds `text` takes as heard: at its voice's rate (eSpeak NG's at its own, src/core/free-voice/free-voice-engine.ts;
+ * Seconds `text` takes as heard: at its voice's rate (eSpeak NG's at its own, estimateFreeLineSeconds below;
  * an engine's at natural speech's), over the speed SayBot applies itself (known exactly: no margin stands in for it).
  */
 export function estimateRequestSeconds<R extends TimedRequest>(request: R, text: string): number {
@@ -237,11 +55,11 @@ export function estimateRequestSeconds<R extends TimedRequest>(request: R, text:
 
 /** `text` at its voice's own rate: eSpeak NG's as measured, any other voice's (an engine's, a paid one's) natural speech's. */
 function voiceSeconds(text: string, voiceId: string): number {
-  return isEspeakVoice(voiceId) ? estimateFreeLineSeconds(text, voiceId) : estimateSpeechSeconds(text);
+  return espeakVoice(voiceId) ? estimateFreeLineSeconds(text, voiceId) : estimateSpeechSeconds(text);
 }
 
 // The seconds caps (a scene's 600 s, a free line's 120 s) are checked on the estimate before any work, with a margin
-// (the refusal is capacity.ts' checkEstimatedSeconds); audio that still proves longer is cut at the cap where it is made,
+// (the refusal is checkEstimatedSeconds, below); audio that still proves longer is cut at the cap where it is made,
 // never thrown away once paid, and the member is told (the outcome's `cutAt`, `lineCutAt`).
 /** The share of a cap kept back for audio slower than its estimate: 545 s of a 600 s scene pass. */
 export const ESTIMATE_MARGIN = 0.1;
@@ -250,12 +68,109 @@ export function estimateCeiling(cap: number): number {
   return cap / (1 + ESTIMATE_MARGIN);
 }
 
-/** What one free-voice part may hold (splitText): a long line is split rather than refused. */
-export function freeLineLimit(voiceId: string): PartLimit {
-  return {
-    max: estimateCeiling(MAX_FREE_LINE_SECONDS),
-    measure: (piece) => voiceSeconds(piece, voiceId),
-  };
+/** The most audio one line of a free voice may make, seconds: eSpeak NG's (cut there by its thread) and an owner's
+ * engine's (refused past it, src/core/engines/) alike. */
+export const MAX_FREE_LINE_SECONDS = 120;
+
+/** The most characters one line of an owner's engine may have: the split cuts there, and src/core/engines/ sends no
+ * longer one. VOICEVOX takes the text in its URL's query (1000 kana are about 9 KB escaped, within what it reads). */
+export const MAX_ENGINE_LINE_CHARACTERS = 1000;
+
+/** More characters a second than any voice says: a line of more surely makes too much audio (refused unspoken). */
+export const MOST_CHARACTERS_PER_SECOND = 40;
+
+// How long eSpeak NG takes to say a line (its work class, whether it fits a free line), at its own rates: it reads
+// Korean and Chinese slower than the paid voices and alphabetic scripts faster, so their estimate let Korean lines
+// through that proved longer than the cap's margin, and refused English lines that would have fitted.
+
+/**
+ * Characters a second, as bench/free-voice-rate.ts measures them with the real engine (both variants, lines of
+ * 15 to 45 s), set some 5% slower so that a line of that language errs long, well within the 10% margin. Each
+ * script is read in its own voice (a line in several scripts is several runs, src/core/free-voice/reading/read-line.ts): Hangul in
+ * Korean's, kana in Japanese's, Han in Japanese's on a Japanese line and Chinese's elsewhere (the slower).
+ */
+const HANGUL_PER_SECOND = 5.5; // measured 5.75
+const KANA_PER_SECOND = 6.5; // measured 6.9, kanji and kana together on Japanese lines
+const HANZI_PER_SECOND = 3.5; // measured 3.76
+/** Everything else (letters, spaces, punctuation) in the line's voice: measured en 18.5, es 17.8, fr 23.0, de 18.1. */
+const OTHER_PER_SECOND: Record<string, number> = { en: 17.5, es: 17, fr: 21.5, de: 17 };
+/** Other characters in a voice not measured for them (Korean's spaces, Japanese's punctuation): the paid rate. */
+const OTHER_DEFAULT_PER_SECOND = 15;
+/**
+ * Seconds a digit takes: eSpeak NG reads a run of digits as the number it makes ("9876543.": "nine million eight
+ * hundred ...", some 4.3 s), each digit some ten letters' time, whatever the run's length (1 to 20 digits measured:
+ * en at most 0.61 s a digit, ko 0.62, ja 0.52; de 0.65, es 0.60, fr 0.47, zh 0.50), set some 5% slower. A round
+ * number ("1000000": "one million", 0.8 s) takes far less, so it errs long, which the cap's margin wants.
+ */
+const DIGIT_SECONDS: Record<string, number> = { en: 0.65, ko: 0.65, ja: 0.55 };
+/** A digit in a voice not measured for them: the slowest measured, and more. */
+const DIGIT_DEFAULT_SECONDS = 0.7;
+
+/**
+ * Seconds a full-width sentence end (。！？) takes: eSpeak NG pauses there, which the rates above, measured on lines
+ * of long sentences, hardly count. Measured: 'はい。' 0.61 s in free-ja-m, 0.31 s past its two kana; set some 5% more.
+ */
+const SENTENCE_END_SECONDS = 0.32;
+
+const SENTENCE_END = /[。！？]/u;
+const HANGUL = /\p{Script=Hangul}/u;
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const HAN = /\p{Script=Han}/u;
+const DIGIT = /\p{Nd}/u;
+
+/** Seconds the free voice `voiceId` will take to say `text`, at eSpeak NG's measured rates. */
+export function estimateFreeLineSeconds(text: string, voiceId: string): number {
+  const language = espeakVoice(voiceId)?.language;
+  const han = language === 'ja' ? KANA_PER_SECOND : HANZI_PER_SECOND;
+  const other = OTHER_PER_SECOND[language ?? ''] ?? OTHER_DEFAULT_PER_SECOND;
+  const digit = DIGIT_SECONDS[language ?? ''] ?? DIGIT_DEFAULT_SECONDS;
+  let seconds = 0;
+  for (const char of text.normalize('NFC')) {
+    if (DIGIT.test(char)) seconds += digit;
+    else if (SENTENCE_END.test(char)) seconds += SENTENCE_END_SECONDS;
+    else if (HANGUL.test(char)) seconds += 1 / HANGUL_PER_SECOND;
+    else if (KANA.test(char)) seconds += 1 / KANA_PER_SECOND;
+    else if (HAN.test(char)) seconds += 1 / han;
+    else seconds += 1 / other;
+  }
+  return seconds;
+}
+
+/** One free line (one eSpeak NG or engine job) of `voiceId`, the one rule of what it holds: a text's seconds at its own
+ * rate (`measure`) within the cap less the margin (`max`), an engine's in its `characters`; the split fills it, the
+ * check before a hold and the stand-in ask whether a text `fits`. */
+export function freeLine(voiceId: string): PartLimit & { characters: number; fits(text: string): boolean } {
+  const max = estimateCeiling(MAX_FREE_LINE_SECONDS);
+  const characters = engineOf(voiceId) ? MAX_ENGINE_LINE_CHARACTERS : Infinity;
+  const measure = (text: string) => voiceSeconds(text, voiceId);
+  return { max, measure, characters, fits: (text) => countCharacters(text) <= characters && measure(text) <= max };
+}
+
+/** A plan estimated over its cap (with the margin): refused before anything is held, made or paid. */
+export class OverSecondsCapError extends Error {
+  readonly capped: LengthCapped;
+  readonly estimate: number;
+  readonly cap: number;
+
+  constructor(capped: LengthCapped, estimate: number, cap: number) {
+    super(
+      `${capped} estimated at ${estimate.toFixed(1)} s, over ${estimateCeiling(cap).toFixed(1)} s (a cap of ${cap} s)`,
+    );
+    this.name = 'OverSecondsCapError';
+    this.capped = capped;
+    this.estimate = estimate;
+    this.cap = cap;
+  }
+}
+
+export function checkEstimatedSeconds(estimate: number, cap: number, capped: LengthCapped): void {
+  if (estimate > estimateCeiling(cap)) throw new OverSecondsCapError(capped, estimate, cap);
+}
+
+/** A free line past what it holds (freeLine) refused before it is queued, so no line is made to lose most of it at the cut. */
+export function checkFreeLineSeconds(text: string, voiceId: string): void {
+  const line = freeLine(voiceId);
+  if (!line.fits(text)) throw new OverSecondsCapError('free-line', line.measure(text), MAX_FREE_LINE_SECONDS);
 }
 
 /** A plan's seconds (one function for a scene's preview and its "Play it" check): pauses and lines as heard. */

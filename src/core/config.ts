@@ -1,4 +1,4 @@
-import { type PresetVoice, isEspeakVoice } from './voice-catalogue/voices.ts';
+import type { PresetVoice } from './voice-catalogue/voices.ts';
 import { z } from 'zod';
 import { postgresUrlProblem } from './postgres-url.ts';
 import { DEFAULT_AUDIO_LIMITS, type AudioLimits } from './api/audio-body.ts';
@@ -173,7 +173,7 @@ const EnvSchema = z.object({
     .enum(['off', 'allowlist', 'everyone'], { error: 'must be one of off, allowlist, everyone' })
     .default('off'),
   USER_INSTALL_ALLOWLIST: idList('user'),
-  // Queue bounds (src/core/quota/capacity.ts); 0 means no limit.
+  // Queue bounds (src/core/quota/capacity.ts' QueueBook); 0 means no limit.
   QUEUE_MAX_SECONDS: wholeNumber(0, 86_400).default(180),
   QUEUE_MAX_CLIPS: wholeNumber(0, 10_000).default(20),
   QUEUE_MAX_PER_MEMBER: wholeNumber(0, 1000).default(3),
@@ -243,6 +243,7 @@ type UserInstallSetting = { mode: 'off' | 'everyone' } | { mode: 'allowlist'; us
 
 /** The dashboard's settings; `clientSecret` is a secret. */
 interface DashboardConfig {
+  /** The public origin, e.g. https://saybot.example.org. */
   url: string;
   port: number;
   host: string;
@@ -402,7 +403,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env['SHARDING_MANAGER'] !== undefined) raw['SHARDS'] = undefined;
   const parsed = EnvSchema.safeParse(raw);
   const problems: string[] = [];
-  const engines = readEngineVariables(variables(env, ENGINE_VARIABLES), isEspeakVoice);
+  const engines = readEngineVariables(variables(env, ENGINE_VARIABLES));
   let extraVoices: PresetVoice[] = [];
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {

@@ -6,6 +6,8 @@ export type SpeechInputProblem =
   | { code: 'unknown-preset'; name: string }
   /** Neither a preset voice ID nor a cloned voice of this server (by ID or name). */
   | { code: 'unknown-voice'; voice: string }
+  /** A preset-shaped voice SayBot does not list, refused where it would be saved (the service may not have it). */
+  | { code: 'voice-unlisted'; voice: string }
   /** A replay that may cost nothing (a reply's button) whose audio is no longer cached: nothing is paid for it. */
   | { code: 'not-cached' }
   /** A cloned voice deleted after the request was accepted: nothing more is said with it. */
@@ -13,7 +15,9 @@ export type SpeechInputProblem =
   /** A free voice, while the free voice is off (FREE_VOICE) or not installed. */
   | { code: 'free-voice-unavailable'; voice: string }
   /** An engine's voice (`voicevox:3`, `speech:af_heart`) that no engine of the owner's offers now: never sent. */
-  | { code: 'engine-voice-unknown'; voice: string };
+  | { code: 'engine-voice-unknown'; voice: string }
+  /** An engine's voice to save while its engine has not answered since SayBot started: whether it offers it is unknown. */
+  | { code: 'engine-voice-not-answering'; voice: string };
 
 export class SpeechInputError extends Error {
   readonly problem: SpeechInputProblem;

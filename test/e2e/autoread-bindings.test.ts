@@ -8,7 +8,7 @@ import { t } from '../../src/core/i18n/catalogue.ts';
 import { openSqliteStore } from '../../src/app/store.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { APP_ID, runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
-import type { FakeGuildSpec, FakeOverwrite } from '@saybot/local-discord/types.ts';
+import type { FakeGuildSpec, FakeMemberSpec, FakeOverwrite } from '@saybot/local-discord/types.ts';
 import {
   ALICE as ALICE_ID,
   GENERAL as VOICE,
@@ -23,14 +23,16 @@ const QUIET_VOICE = '220000000000000004';
 const LOBBY_VOICE = '220000000000000005';
 const ALICE = { id: ALICE_ID, username: 'alice' }; // Manage Server, in #general's voice
 const DORA = { id: '300000000000000021', username: 'dora' }; // Manage Server, in the quiet room
+const BOBG = { id: '300000000000000031', username: 'bobg' }; // a plain member
 
-/** `quiet`: the quiet room's overwrites (a bot barred from it, say). */
-function guilds(quiet: FakeOverwrite[] = []): FakeGuildSpec[] {
+/** `quiet`: the quiet room's overwrites (a bot barred from it, say); `more`: members besides ALICE and DORA. */
+function guilds(quiet: FakeOverwrite[] = [], more: FakeMemberSpec[] = []): FakeGuildSpec[] {
   return [
     londonWith(
       [
         { ...ALICE, voiceChannelId: VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
         { ...DORA, voiceChannelId: QUIET_VOICE, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
+        ...more,
       ],
       {
         voiceChannels: [
@@ -247,6 +249,90 @@ describe('auto-read bindings, one per voice channel', () => {
     expect(h.discord.heard({ guildId: GUILD, channelId: QUIET_VOICE }).seconds).toBeGreaterThan(0);
     expect(h.discord.heard({ guildId: GUILD, channelId: VOICE }).seconds).toBe(0);
     expect(await stored(h)).toEqual([[TEXT, VOICE, true, undefined]]);
+  });
+
+  it("a manager's /join elsewhere while the main bot reads takes the free helper, and so does their /say: reading untouched", async () => {
+    const h = await openHarness({ guilds: guilds(), helpers: 1, config: { voiceIdleTimeoutMs: 60_000 } });
+    await startAutoRead(h, GUILD, ALICE.id, { text: TEXT, voice: VOICE });
+    const join = await runCommand(h, { guildId: GUILD, userId: DORA.id, name: 'join' });
+    const helper = { bot: `<@${h.helpers[0]!.userId}>`, channel: `<#${QUIET_VOICE}>` };
+    expect(join.content).toBe(t('en-US', 'join.joinedAs', helper));
+    const said = await runCommand(h, { guildId: GUILD, userId: DORA.id, name: 'say', options: { text: 'over here' } });
+    await said.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
+    expect(seating(h)).toEqual([VOICE, QUIET_VOICE]);
+    expect(h.discord.heard({ guildId: GUILD, channelId: VOICE }).seconds).toBe(0);
+    expect(await stored(h)).toEqual([[TEXT, VOICE, true, undefined]]);
+    const from = h.sandbox.requests.length;
+    await post(h, TEXT, ALICE, 'general still reads');
+    await expect.poll(() => spoken(h, from)).toEqual(['alice said, general still reads']);
+  });
+
+  it("without a helper, a manager's /join elsewhere moves the reading bot there and pauses that reading, saying so", async () => {
+    const h = await openHarness({ guilds: guilds(), config: { voiceIdleTimeoutMs: 60_000 } });
+    await startAutoRead(h, GUILD, ALICE.id, { text: TEXT, voice: VOICE });
+    const where = { channel: `<#${TEXT}>`, voice: `<#${VOICE}>` };
+    const from = h.sandbox.requests.length;
+    // A /say never moves it, a manager's included.
+    const refused = await runCommand(h, { guildId: GUILD, userId: DORA.id, name: 'say', options: { text: 'here' } });
+    expect(refused.content).toBe(t('en-US', 'autoread.guard.elsewhere', where));
+    const join = await runCommand(h, { guildId: GUILD, userId: DORA.id, name: 'join' });
+    const joined = t('en-US', 'join.joined', { channel: `<#${QUIET_VOICE}>` });
+    expect(join.content).toBe(`${t('en-US', 'autoread.pausedByLeave', where)}\n${joined}`);
+    expect(seating(h)).toEqual([QUIET_VOICE]);
+    // Paused as a manager's /leave pauses it (the binding kept), not stopped by the bot leaving.
+    expect(h.logs()).not.toContain('"why":"left-voice"');
+    await post(h, TEXT, ALICE, 'nobody reads me now');
+    const said = await runCommand(h, { guildId: GUILD, userId: DORA.id, name: 'say', options: { text: 'over here' } });
+    await said.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
+    expect(spoken(h, from)).toEqual(['over here']);
+    expect(h.discord.heard({ guildId: GUILD, channelId: QUIET_VOICE }).seconds).toBeGreaterThan(0);
+    // Once the quiet room lets the bot go, a manager's /join in general reads there again.
+    const left = await runCommand(h, { guildId: GUILD, userId: DORA.id, name: 'leave' });
+    expect(left.content).toBe(t('en-US', 'leave.left', { channel: `<#${QUIET_VOICE}>` }));
+    const back = await runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'join' });
+    expect(back.content).toBe(t('en-US', 'autoread.resumed', where));
+    expect(await stored(h)).toEqual([[TEXT, VOICE, true, undefined]]);
+  });
+
+  it("a manager's /join elsewhere ends what plays and waits in the reading channel as /leave does: nothing of it in B", async () => {
+    // BOBG is barred from the quiet room: his line queued in general must never be requested nor played there.
+    const barred = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.Connect | PermissionFlagsBits.Speak;
+    const h = await openHarness({
+      guilds: guilds([{ id: BOBG.id, type: 1, deny: barred }], [{ ...BOBG, voiceChannelId: VOICE, locale: 'en-US' }]),
+      config: { voiceIdleTimeoutMs: 60_000 },
+    });
+    await startAutoRead(h, GUILD, ALICE.id, { text: TEXT, voice: VOICE });
+    const text = 'A long line said in general, long enough to be playing still when the manager moves the bot away.';
+    const alice = runCommand(h, { guildId: GUILD, userId: ALICE.id, name: 'say', options: { text } });
+    await expect.poll(() => h.discord.heard({ guildId: GUILD, channelId: VOICE }).seconds).toBeGreaterThan(0.2);
+    const bob = runCommand(h, {
+      guildId: GUILD,
+      userId: BOBG.id,
+      name: 'say',
+      options: { text: 'bob queued in general' },
+    });
+    await (await bob).handle.waitFor((r) => (r.content ?? '').startsWith('Queued'));
+    await post(h, TEXT, BOBG, 'a chat line queued in general');
+    await runCommand(h, { guildId: GUILD, userId: DORA.id, name: 'join' });
+    // The move has left general: nothing of it is requested from here on.
+    const moved = h.sandbox.requests.length;
+    for (const said of [alice, bob]) {
+      const answer = await (await said).handle.waitFor((r) => /^(Spoke|Stopped)/.test(r.content ?? ''), 30_000);
+      expect(answer.content).toMatch(/^Stopped \(`voice-b-en-f-01`/);
+    }
+    expect(h.discord.heard({ guildId: GUILD, channelId: QUIET_VOICE }).seconds).toBe(0);
+    const asked = await runCommand(h, {
+      guildId: GUILD,
+      userId: DORA.id,
+      name: 'say',
+      options: { text: 'asked after' },
+    });
+    await asked.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 15_000);
+    // BOBG's /say and the chat line may be fetched in general before the move (the order ahead plays its last clip),
+    // once at most; never after it.
+    expect(spoken(h, moved)).toEqual(['asked after']);
+    const bobs = ['bob queued in general', 'bobg said, a chat line queued in general'];
+    for (const line of bobs) expect(spoken(h).filter((said) => said === line).length).toBeLessThanOrEqual(1);
   });
 
   it('refuses a text channel already read into another voice channel, naming it, before joining', async () => {

@@ -255,6 +255,40 @@ describe('auto-read', () => {
     );
   });
 
+  // bb12 GAP 5: /say, /emote and /scene tell the member a line may have been charged; auto-read told no one.
+  it('a line that may have been charged (a 429 in front of the service after it billed) gives one notice, counted; until a line is read, no more', async () => {
+    const h = await startReading();
+    const from = h.sandbox.requests.length;
+    h.sandbox.injectFault({ kind: 'gateway-after-charge', status: 429, endpoint: 'tts', times: 2 });
+    await post(h, ALICE, 'billed and never heard');
+    await post(h, ALICE, 'billed again and never heard');
+    h.discord.clearAudio(GUILD);
+    await post(h, CAROL, 'carol is read');
+    await heard(h, ['carol said, carol is read']);
+    const notice = t('en-US', 'autoread.paused', {
+      member: `<@${ALICE.id}>`,
+      reason: t('en-US', 'error.api.refusedOnTheWay.maybeCharged', { status: 429 }),
+    });
+    const notices = () =>
+      h.discord.channelMessages(TEXT).filter((m) => String(m.message['content']).startsWith('Auto-read skipped'));
+    await h.discord.waitForChannelMessage((m) => m.message['content'] === notice);
+    expect(notices().map((m) => m.message['content'])).toEqual([notice]);
+    expect((notices()[0]?.raw as { allowed_mentions?: unknown } | undefined)?.allowed_mentions).toEqual({ parse: [] });
+    // On the books as billed: the two lines the service charged and nobody heard, and the one read.
+    expect(spoken(h, from)).toHaveLength(3);
+    const db = new DatabaseSync(h.databasePath, { readOnly: true });
+    const booked = db.prepare("SELECT SUM(characters) AS n FROM spends WHERE command = 'autoread'").get() as {
+      n: number;
+    };
+    db.close();
+    expect(booked.n).toBe(h.sandbox.charactersBilled());
+    // A line read re-arms the notice: the next such line is told again.
+    const first = notices()[0];
+    h.sandbox.injectFault({ kind: 'gateway-after-charge', status: 429, endpoint: 'tts' });
+    await post(h, ALICE, 'billed once more');
+    await h.discord.waitForChannelMessage((m) => m.message['content'] === notice && m !== first);
+  });
+
   it('is not held to the member cooldown, which still follows its spends for /say', async () => {
     const h = await startReading({ env: { BUDGET_MEMBER_COOLDOWN_SECONDS: '3600' } });
     const from = h.sandbox.requests.length;
@@ -574,8 +608,8 @@ describe('auto-read', () => {
 
   it('voices:distinct reads three members in three voices of the pool, each in the same voice on a second message', async () => {
     const h = await startReading();
-    // Three pool voices whose pitches the sandbox keeps far apart: 200, 290 and 450 Hz.
-    const pool = ['voice-b-en-m-02', 'voice-b-en-m-01', 'voice-b-en-f-02'];
+    // Three pool voices SayBot lists whose pitches the sandbox keeps far apart: 155, 290 and 630 Hz.
+    const pool = ['voice-b-ja-m-01', 'voice-b-en-m-01', 'voice-b-ja-f-01'];
     for (const voice of pool) {
       const added = await runCommand(h, {
         guildId: GUILD,
@@ -686,7 +720,7 @@ describe('auto-read', () => {
       userId: ALICE.id,
       name: 'autoread',
       subcommand: 'voice_add',
-      options: { voice: 'voice-b-en-m-02' },
+      options: { voice: 'voice-b-en-m-01' },
     });
     const from = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);

@@ -2,19 +2,21 @@
 // as `npm start` runs it, in a child process on an SQLite file, is killed (SIGKILL) at one point of a paid /say, and
 // started again on the same file. What /usage shows and what the budgets count then are what the sandbox billed (a
 // request still unanswered when it died counts as spent: never fewer characters than billed, at most its own more),
-// each part written once, none left "accepted" or "in flight", no hold of the dead process still counting.
+// each part written once, none left "confirmed" or "in flight", no hold of the dead process still counting.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PLAN_LIMITS } from '@saybot/voice-sandbox';
 import { openSqliteStore } from '../../src/app/store.ts';
 import type { Fault } from '@saybot/voice-sandbox/faults.ts';
 import { APP_ID } from '../support/harness.ts';
 import { useLocalServices } from '../support/local-services.ts';
 import { runChild, type ChildRun } from '../support/run-child.ts';
 import { ALICE, LONDON } from '../support/world.ts';
+import { budgetPassed } from '../../src/core/quota/money.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TEXT = 'Every character the service charged stays on the books, whenever the host dies.';
@@ -95,8 +97,8 @@ function spendRows(): SpendRow[] {
   }
 }
 
-/** Characters the bot's books hold as spent and accepted by the service (its file as it is now; 0 before any). */
-function acceptedOnTheBooks(): number {
+/** Characters the bot's books hold as spent and confirmed (the service's 2xx) (its file as it is now; 0 before any). */
+function confirmedOnTheBooks(): number {
   const db = new DatabaseSync(databaseFile(), { readOnly: true });
   try {
     const row = db
@@ -119,6 +121,7 @@ async function countedByTheBudget(): Promise<number> {
       userId: ALICE,
       characters: GUILD_BUDGET + 1,
       limits: { guildMonthlyChars: GUILD_BUDGET },
+      refuses: budgetPassed,
       ttlMs: 1,
     });
     if (probe.status !== 'refused') throw new Error('the probe of the budget was held');
@@ -136,13 +139,13 @@ async function spentShownByUsage(): Promise<number> {
   return Number(/This server: ([\d,]+) characters spent/.exec(reply.content ?? '')?.[1]?.replace(/,/g, '') ?? NaN);
 }
 
-function sayAsFile() {
+function sayAsFile(text = TEXT) {
   return local.discord.command({
     guildId: LONDON,
     userId: ALICE,
     name: 'say',
     options: [
-      { name: 'text', value: TEXT },
+      { name: 'text', value: text },
       { name: 'voice', value: 'voice-b-en-f-01' },
       { name: 'output', value: 'file' },
     ],
@@ -195,7 +198,7 @@ async function killAt(
     .split('\n')
     .filter((line) => line.includes('"books-settled-after-crash"'))
     .map((line) => JSON.parse(line) as Record<string, unknown>)[0];
-  // Written once, and settled: nothing is left "accepted" or "in flight" by a process that is gone.
+  // Written once, and settled: nothing is left "confirmed" or "in flight" by a process that is gone.
   expect(after.paid.length).toBeLessThanOrEqual(1);
   expect(after.paid.filter((row) => row.owner !== null)).toEqual([]);
   return { ...after, settledLine };
@@ -212,7 +215,7 @@ describe('SayBot killed (SIGKILL) during a paid /say, then started again', () =>
     expect(after.usage).toBe(TEXT.length);
     expect(after.budget).toBe(TEXT.length);
     expect(after.paid).toEqual([expect.objectContaining({ undelivered: 1, unconfirmed: 1 })]);
-    expect(after.settledLine).toMatchObject({ inFlight: 1, accepted: 0, inFlightCharacters: TEXT.length });
+    expect(after.settledLine).toMatchObject({ inFlight: 1, confirmed: 0, inFlightCharacters: TEXT.length });
   }, 90_000);
 
   it('after the service charged it, before its 2xx reached SayBot: spent, as billed', async () => {
@@ -223,24 +226,24 @@ describe('SayBot killed (SIGKILL) during a paid /say, then started again', () =>
     expect(after.usage).toBe(after.billed);
     expect(after.budget).toBe(after.billed);
     expect(after.paid).toEqual([expect.objectContaining({ undelivered: 1, unconfirmed: 1 })]);
-    expect(after.settledLine).toMatchObject({ inFlight: 1, accepted: 0 });
+    expect(after.settledLine).toMatchObject({ inFlight: 1, confirmed: 0 });
   }, 90_000);
 
-  it('right after the service accepted it, before any of its body: on the books once, counted by the budget', async () => {
+  it('right after the service answered 2xx, before any of its body: on the books once, counted by the budget', async () => {
     const after = await killAt({ kind: 'stall-after', bytes: 0, endpoint: 'tts' }, () => {
       expect(ttsRequest()?.charactersBilled).toBeGreaterThan(0);
-      expect(acceptedOnTheBooks()).toBe(ttsRequest()?.charactersBilled);
+      expect(confirmedOnTheBooks()).toBe(ttsRequest()?.charactersBilled);
     });
     expect(after.billed).toBe(TEXT.length);
     expect([after.usage, after.budget]).toEqual([after.billed, after.billed]);
     expect(after.paid).toEqual([expect.objectContaining({ undelivered: 1, unconfirmed: 0 })]);
-    expect(after.settledLine).toMatchObject({ inFlight: 0, accepted: 1 });
+    expect(after.settledLine).toMatchObject({ inFlight: 0, confirmed: 1 });
   }, 90_000);
 
   it('in the middle of its body: on the books once, and marked undelivered after the restart', async () => {
     const after = await killAt({ kind: 'pause-after', bytes: 8_000, endpoint: 'tts' }, () => {
       expect(ttsRequest()?.outcome).toBe('paused');
-      expect(acceptedOnTheBooks()).toBe(ttsRequest()?.charactersBilled);
+      expect(confirmedOnTheBooks()).toBe(ttsRequest()?.charactersBilled);
     });
     expect(after.billed).toBe(TEXT.length);
     expect([after.usage, after.budget]).toEqual([after.billed, after.billed]);
@@ -256,5 +259,33 @@ describe('SayBot killed (SIGKILL) during a paid /say, then started again', () =>
     expect([after.usage, after.budget]).toEqual([after.billed, after.billed]);
     expect(after.paid).toEqual([expect.objectContaining({ unconfirmed: 0 })]);
     expect(after.settledLine).toBeUndefined();
+  }, 90_000);
+});
+
+// bb14 GAP 2: the probe of whether the month is back is the process's own hold, so the restart frees it at
+// once: the next member's request goes out (and sees a top-up) instead of being told another one is checking.
+describe('SayBot killed (SIGKILL) while its request finds out whether the month is back, then started again', () => {
+  it('its probe is freed by the restart: the next request goes out and sees the top-up', async () => {
+    local.sandbox.setKeyUsed(local.sandbox.testKey, PLAN_LIMITS.creator);
+    const first = await startBot();
+    const refused = await sayAsFile('Refused: the month is used up by the service.');
+    await refused.waitFor((r) => /used up/.test(r.content ?? ''), 30_000);
+    local.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 120_000, endpoint: 'tts' });
+    await sayAsFile();
+    await vi.waitFor(() => expect(ttsRequest()).toBeDefined(), { timeout: 10_000, interval: 20 });
+    first.kill('SIGKILL');
+    expect((await first.exited).code).toBeNull();
+    local.sandbox.setKeyUsed(local.sandbox.testKey, 0);
+
+    const second = await startBot();
+    try {
+      const back = await sayAsFile('Back: the owner bought more characters.');
+      const reply = await back.waitFor((r) => r.files.length > 0 || /sent nothing/.test(r.content ?? ''), 30_000);
+      expect(reply.content ?? '').not.toMatch(/checking right now/);
+      expect(reply.files).toHaveLength(1);
+    } finally {
+      second.kill('SIGTERM');
+      await second.exited;
+    }
   }, 90_000);
 });

@@ -6,6 +6,7 @@ import { runCommand } from '../support/harness.ts';
 import { longMp3, mp3WithHiddenHours } from '../../fixtures/long-mp3.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { watchPacketOrder } from '../support/packet-order.ts';
+import { holdReplyNearItsEnd } from '../support/held-say.ts';
 
 // One server's admin sends a 20 MB MP3 at 8 kb/s (5.6 hours) to /clone while another server listens to
 // SayBot. The clip is refused as too long from its headers, and the other server hears every packet, in order. (How
@@ -39,6 +40,7 @@ describe('/clone with a clip of hours', () => {
     h.discord.clearAudio(CAFE);
     const text =
       'This reply keeps playing in the cafe while the studio sends a clip of several hours to clone, and nobody here should hear a gap.';
+    holdReplyNearItsEnd(h, text);
     const say = await runCommand(h, { guildId: CAFE, userId: LISTENER, name: 'say', options: { text } });
     await h.discord.waitForPacket(CAFE, (p) => !p.silence);
     const watch = watchPacketOrder();
@@ -54,6 +56,7 @@ describe('/clone with a clip of hours', () => {
     expect(h.sandbox.requests.filter((r) => r.endpoint === 'voice-clone')).toHaveLength(0);
     // The cafe was still listening when the refusal came: the clip was checked while its reply played.
     expect(say.handle.responses.some((r) => (r.content ?? '').startsWith('Spoke'))).toBe(false);
+    h.sandbox.resumePaused();
 
     await say.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 30_000);
     const heard = h.discord.heard(CAFE);
@@ -68,6 +71,7 @@ describe('/clone with a clip of hours', () => {
     h.discord.clearAudio(CAFE);
     const text =
       'The cafe hears this whole reply in time while the studio sends a clip of nineteen megabytes, and the packets keep their pace.';
+    holdReplyNearItsEnd(h, text);
     const say = await runCommand(h, { guildId: CAFE, userId: LISTENER, name: 'say', options: { text } });
     await h.discord.waitForPacket(CAFE, (p) => !p.silence);
     const watch = watchPacketOrder();
@@ -80,6 +84,7 @@ describe('/clone with a clip of hours', () => {
     });
     expect(clone.content).toMatch(/^The clip lasts \d+\.\d\d s; it must last 3 to 60 seconds\.$/);
     expect(say.handle.responses.some((r) => (r.content ?? '').startsWith('Spoke'))).toBe(false);
+    h.sandbox.resumePaused();
     await say.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 30_000);
     const heard = h.discord.heard(CAFE);
     expect(heard.seconds).toBeGreaterThan(h.sandbox.expectedDurationSeconds(text) - 0.5);

@@ -8,7 +8,7 @@ import { useHarnessPerTest } from '../support/file-harness.ts';
 import type { Harness } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
-import { splitText } from '../../src/core/characters.ts';
+import { splitText } from '../../src/core/sourcing/part-request.ts';
 
 const GUILD = '200000000000000093';
 const VOICE = '220000000000000093';

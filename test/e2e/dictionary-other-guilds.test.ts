@@ -6,6 +6,7 @@ import { runCommand } from '../support/harness.ts';
 import { postChat, startAutoRead } from '../support/chat.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { watchPacketOrder } from '../support/packet-order.ts';
+import { holdReplyNearItsEnd } from '../support/held-say.ts';
 
 // A reading server keeps a dictionary of 500 words sharing a prefix (character names) and its members write
 // messages full of near-matches, while another server listens to SayBot. The dictionary is built and applied on the
@@ -59,6 +60,7 @@ describe('a dictionary of 500 words sharing a prefix', () => {
     h.discord.clearAudio(CAFE);
     const text =
       'This reply keeps playing in the cafe while the readers change their dictionary and write messages full of names, and nobody here should hear a gap.';
+    holdReplyNearItsEnd(h, text);
     const say = await runCommand(h, { guildId: CAFE, userId: LISTENER, name: 'say', options: { text } });
     await h.discord.waitForPacket(CAFE, (p) => !p.silence);
     const watch = watchPacketOrder();
@@ -82,6 +84,7 @@ describe('a dictionary of 500 words sharing a prefix', () => {
     const first = h.sandbox.requests.slice(requests).find((r) => r.endpoint === 'tts')?.text ?? '';
     expect(first).toMatch(/^(admin said, )?n7 n123 charactername000x charactername00 /);
     expect(say.handle.responses.some((r) => (r.content ?? '').startsWith('Spoke'))).toBe(false);
+    h.sandbox.resumePaused();
 
     await say.handle.waitFor((r) => (r.content ?? '').startsWith('Spoke'), 30_000);
     const heard = h.discord.heard(CAFE);

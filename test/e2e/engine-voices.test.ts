@@ -252,6 +252,41 @@ describe("the owner's engines", () => {
     expect(h.sandbox.requests.length).toBe(requests);
   });
 
+  it("auto-read's pool with an engine voice reads a member in it, free; its engine down, eSpeak NG stands in as for /say", async () => {
+    const reader = { id: ALICE, username: 'alice' };
+    const h = await withEngines({ FREE_VOICE: 'on' }, [
+      londonWith([
+        { ...reader, voiceChannelId: GENERAL, locale: 'en-US', permissions: PermissionFlagsBits.ManageGuild },
+      ]),
+    ]);
+    await startAutoRead(h, LONDON, ALICE, { text: LONDON_TEXT, voice: GENERAL });
+    const autoread = (subcommand: string, options: Record<string, string | boolean> = {}) =>
+      runCommand(h, { guildId: LONDON, userId: ALICE, name: 'autoread', subcommand, options });
+    expect((await autoread('voice_add', { voice: 'voicevox:10' })).content).toContain(
+      'Added `voicevox:10` to the voice pool. Pool: `voicevox:10`.',
+    );
+    expect((await autoread('settings', { voices: 'distinct', say_name: false })).content).toContain(
+      'voices: a voice of the pool per member',
+    );
+    const [requests, billed] = [h.sandbox.requests.length, h.sandbox.charactersBilled()];
+    const read = async (text: string) => {
+      h.discord.clearAudio(LONDON);
+      await postChat(h, { guildId: LONDON, channelId: LONDON_TEXT }, reader, text, { id: snowflakeAt() });
+      return pitchOf(await h.discord.waitForAudio(LONDON, { minSeconds: 0.5, quietMs: 600 }));
+    };
+    expect(near(await read('エンジンの声で読みます。'), voicevoxStylePitchHz(10)!)).toBe(true);
+    expect(voicevox.requests.some((r) => r.path === '/synthesis' && r.speaker === 10)).toBe(true);
+    // Its engine down: the line is still heard, in eSpeak NG's voice, and the member keeps their pool voice.
+    voicevox.faults.set('down');
+    const fallen = await read('エンジンが止まっています。');
+    expect(fallen).toBeDefined();
+    expect(near(fallen, voicevoxStylePitchHz(10)!)).toBe(false);
+    expect(h.sandbox.requests.length).toBe(requests);
+    expect(h.sandbox.charactersBilled()).toBe(billed);
+    const mine = await runCommand(h, { guildId: LONDON, userId: ALICE, name: 'myvoice', subcommand: 'show' });
+    expect(mine.content).toContain("Auto-read reads you in `voicevox:10`, your voice from the server's pool.");
+  });
+
   it("a voice message and a file in a VOICEVOX voice carry its credit as the attachment's own words", async () => {
     const h = await withEngines({}, voiceMessageGuilds());
     const ask = async (output: 'file' | 'voice-message') => {

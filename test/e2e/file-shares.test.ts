@@ -9,6 +9,7 @@ import { DEFAULT_PERMISSIONS } from '@saybot/local-discord';
 import type { FakeGuildSpec, InteractionHandle, InteractionResponse } from '@saybot/local-discord/types.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import '../../src/features/scenes/strings.ts';
+import { DEFAULT_TIMEOUTS } from '../../src/core/api/client.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand } from '../support/harness.ts';
 import { pressSceneButton, previewScene } from '../support/scene-preview.ts';
@@ -44,7 +45,11 @@ const guilds: FakeGuildSpec[] = [
   ),
 ];
 
-const h = useFileHarness({ guilds, config: { freeRequestsPerMinute: 0 } });
+// Room for one text whose WAV is over Discord's upload limit (the too-large path), its part a few seconds.
+// A file held at the service (holdOneFile) stays under way however long the others take on a slow host: the service's
+// headers are waited for longer than any case here lasts (by default 20 s, which one core's worth can pass).
+const clientTimeouts = { ...DEFAULT_TIMEOUTS, headersMs: 300_000, totalMs: 400_000 };
+const h = useFileHarness({ guilds, clientTimeouts, config: { freeRequestsPerMinute: 0, maxCharsPerRequest: 2_000 } });
 
 const fileSay = (guildId: string, userId: string, text: string, locale?: string) =>
   runCommand(h, {
@@ -212,4 +217,168 @@ describe('files under way', () => {
     }
     await vi.waitFor(() => expect(h.bot.fileShares.held()).toBe(0), { timeout: 20_000 });
   });
+});
+
+/** Voice messages posted in a channel (flag 8192), not a reply's. */
+const voiceMessagesIn = (channelId: string) =>
+  h.discord.channelMessages(channelId).filter((m) => ((Number(m.message['flags']) || 0) & 8192) !== 0).length;
+
+/** One file of FLOODER's being made: its answer held at the service (one share under way) until `resumePaused`. */
+async function holdOneFile(text: string): Promise<InteractionHandle> {
+  h.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
+  const from = h.sandbox.requests.length;
+  const held = await h.discord.command({
+    guildId: FLOOD,
+    userId: FLOODER,
+    name: 'say',
+    options: [
+      { name: 'text', value: text },
+      { name: 'output', value: 'file' },
+    ],
+  });
+  await expect.poll(() => h.sandbox.requests.slice(from).some((r) => r.outcome === 'held')).toBe(true);
+  h.sandbox.clearFaults();
+  return held;
+}
+
+/**
+ * Discord answers the interaction's webhook route with 429s (discord.js retries a retry_after apart) until the case
+ * clears them: held as long as the case needs, where a fixed retry_after could run out first on a slow host. Armed as
+ * the interaction is sent, before SayBot can have answered it.
+ */
+const holdRoute = (interaction: InteractionHandle, route: 'webhook-edit' | 'webhook-follow-up'): void =>
+  h.discord.rateLimit({ route, interactionToken: interaction.token, retryAfterMs: 200, times: Infinity });
+
+/** FLOODER's next file is made, not refused: one of hers is under way, not two. */
+async function nextFileMade(): Promise<void> {
+  const next = await fileSay(FLOOD, FLOODER, 'My next file, one being made.');
+  expect(next.content).not.toBe(t('en-US', 'error.files.memberBusy', { limit: 2 }));
+  expect(next.handle.responses.some((r) => r.files.length > 0)).toBe(true);
+}
+
+/**
+ * `posted` is out while Discord holds its late answer (`late`): FLOODER's next file is made before that answer comes
+ * (the share was given back at the post). Then Discord lets the answer through.
+ */
+async function nextFileBeforeLate(
+  posted: InteractionHandle,
+  late: (r: InteractionResponse) => boolean,
+): Promise<InteractionResponse> {
+  expect(posted.responses.some(late)).toBe(false);
+  await nextFileMade();
+  expect(posted.responses.some(late)).toBe(false);
+  h.discord.clearRateLimits();
+  return posted.waitFor(late, 60_000);
+}
+
+/** Discord and the service let go of what the case held. */
+function letGo(): void {
+  h.discord.clearRateLimits();
+  h.sandbox.clearFaults();
+  h.sandbox.resumePaused();
+}
+
+/** The held file is posted, and no share is left held. */
+async function sharesBack(held: InteractionHandle): Promise<void> {
+  await held.waitFor((r) => r.files.length > 0, 60_000);
+  await vi.waitFor(() => expect(h.bot.fileShares.held()).toBe(0), { timeout: 20_000 });
+}
+
+describe('a share is held until its file is posted, not after', () => {
+  it("gives a voice message's share back once it is posted, while its buttons still wait on Discord: the member's next file is not refused", async () => {
+    // One file of the member's is being made: its answer held at the service (one share, under way).
+    const held = await holdOneFile('Made while the others come and go.');
+    try {
+      const voiceMessage = await h.discord.command({
+        guildId: FLOOD,
+        userId: FLOODER,
+        name: 'say',
+        options: [
+          { name: 'text', value: 'Posted, its buttons late.' },
+          { name: 'output', value: 'voice-message' },
+        ],
+      });
+      // Her voice message is posted as the response; Discord makes its buttons (a follow-up) wait (429s) until her
+      // next file is made.
+      holdRoute(voiceMessage, 'webhook-follow-up');
+      await voiceMessage.waitFor((r) => r.files.length > 0, 60_000);
+      // Posted: one file of hers is under way, not two.
+      await nextFileBeforeLate(voiceMessage, (r) => r.kind === 'follow-up');
+    } finally {
+      letGo();
+    }
+    await sharesBack(held);
+  });
+
+  it("gives a scene's share back once its file is posted, while the line saying so still waits on Discord: the member's next file is not refused", async () => {
+    const cast = 'cast: Ann = voice-b-en-f-01, Ben = voice-b-en-m-01';
+    const scene = await previewScene(h, FLOOD, [cast, 'Ann: Posted first.', 'Ben: Said after.'].join('\n'), 'file', {
+      userId: FLOODER,
+    });
+    const held = await holdOneFile('Made while the scene is posted.');
+    try {
+      const played = await pressSceneButton(h, FLOOD, scene, scene.confirm, FLOODER);
+      // The scene's files are posted (a follow-up); Discord makes the edit saying so wait (429s) until her next file
+      // is made.
+      holdRoute(played, 'webhook-edit');
+      await played.waitFor((r) => r.kind === 'follow-up' && r.files.length === 2, 60_000);
+      // Posted: one file of hers is under way, not two.
+      await nextFileBeforeLate(played, (r) => (r.content ?? '').startsWith('🎬 Posted'));
+    } finally {
+      letGo();
+    }
+    await sharesBack(held);
+  });
+
+  it('gives "Again"\'s share back once its voice message is posted, while the line saying so still waits on Discord: the member\'s next file is not refused', async () => {
+    const voiceMessage = await runCommand(h, {
+      guildId: FLOOD,
+      userId: FLOODER,
+      name: 'say',
+      options: { text: 'Once more, please.', output: 'voice-message' },
+    });
+    const follow = await voiceMessage.handle.waitFor((r) => r.kind === 'follow-up', 60_000);
+    const held = await holdOneFile('Made while "Again" is posted.');
+    try {
+      const posted = voiceMessagesIn(FLOOD_TEXT);
+      const again = await press(FLOOD, FLOODER, String(follow.message?.id), buttonsOf(follow).get('post') ?? '');
+      // "Again" posts the voice message in the channel; Discord makes the edit saying so wait (429s) until her next
+      // file is made.
+      holdRoute(again, 'webhook-edit');
+      await expect.poll(() => voiceMessagesIn(FLOOD_TEXT), { timeout: 60_000 }).toBe(posted + 1);
+      const said = await nextFileBeforeLate(again, (r) => r.kind === 'edit-original');
+      expect(said.content).toBe(t('en-US', 'buttons.posted'));
+    } finally {
+      letGo();
+    }
+    await sharesBack(held);
+  });
+
+  it("gives a file too large's share back once it is posted as a voice message, while the line saying so still waits on Discord: the member's next file is not refused", async () => {
+    const held = await holdOneFile('Made while the large one is posted.');
+    // At 48 kHz a text this long is a WAV over Discord's 10 MiB: posted as a voice message in the channel instead.
+    h.sandbox.setVariants({ sampleRate: 48_000 });
+    try {
+      const posted = voiceMessagesIn(FLOOD_TEXT);
+      const large = await h.discord.command({
+        guildId: FLOOD,
+        userId: FLOODER,
+        name: 'say',
+        options: [
+          { name: 'text', value: 'A long line read aloud. '.repeat(80).trim() },
+          { name: 'output', value: 'file' },
+        ],
+      });
+      holdRoute(large, 'webhook-edit');
+      // A bound, not a figure: two minutes of audio encoded as a voice message as long work at the lowest priority;
+      // beside three busy processes on one core that took past 60 s (as speed-volume-file.test.ts' case does).
+      await expect.poll(() => voiceMessagesIn(FLOOD_TEXT), { timeout: 150_000 }).toBe(posted + 1);
+      const said = await nextFileBeforeLate(large, (r) => r.kind === 'edit-original');
+      expect(said.content).toContain('so I posted it as a voice message instead');
+    } finally {
+      h.sandbox.setVariants({ sampleRate: 24_000 });
+      letGo();
+    }
+    await sharesBack(held);
+  }, 240_000);
 });

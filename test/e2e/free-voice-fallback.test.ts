@@ -12,6 +12,7 @@ import { speechLikeness } from '../support/speech-likeness.ts';
 import { PLAN_LIMITS } from '@saybot/voice-sandbox';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { fallbackVoiceLabel } from '../../src/features/speaking/outcome-words.ts';
+import { estimateRequestSeconds } from '../../src/core/characters.ts';
 import {
   ALICE as ALICE_ID,
   GENERAL as VOICE,
@@ -66,13 +67,13 @@ describe('the free voice as a fallback', () => {
     await h.discord.waitForAudio(GUILD, { minSeconds: 0.5, quietMs: 400 });
     const paid = h.sandbox.requests.length;
     h.discord.clearAudio(GUILD);
-    await postChat(h, READ, ALICE, 'this one is well over her budget for today', { id: snowflakeAt() });
+    await postChat(h, READ, ALICE, 'well past her budget today', { id: snowflakeAt() });
     const heard = await h.discord.waitForAudio(GUILD, { minSeconds: 1, quietMs: 600 });
     expect(isSpeech(heard)).toBe(true);
     await h.discord.waitForChannelMessage((m) =>
       String(m.message['content']).startsWith('Reading on in the free voice'),
     );
-    await postChat(h, READ, ALICE, 'and another one, read in the same free voice', { id: snowflakeAt() });
+    await postChat(h, READ, ALICE, 'another, in the free voice', { id: snowflakeAt() });
     await h.discord.waitForAudio(GUILD, { minSeconds: heard.seconds + 1, quietMs: 600 });
     expect(h.sandbox.requests.length).toBe(paid);
     const notices = fallbackNotices(h);
@@ -231,11 +232,11 @@ describe('the free voice as a fallback', () => {
       { FREE_VOICE: 'fallback', CACHE_MAX_MB: '0' },
       { config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 250 }, sandbox: { secondsPerCharacter: 0.01 } },
     );
-    // Each its own part (together past 250 characters).
+    // Each its own part (any two together past 250 characters); the paid one long (its sandbox fast), the free one
+    // short (eSpeak NG plays in real time).
     const paid =
-      'The first sentence of this order is a long one, paid in the voice the member chose, and it arrives in full from the service without any trouble at all.';
-    const free =
-      'The second sentence comes when the voice service has started failing, so the free voice of its language should say it in place of the paid voice here.';
+      'The first sentence of this order is a long one, paid in the voice the member chose, and it arrives in full from the service without any trouble at all, and it runs on and on for a good while before it ends here.';
+    const free = 'The service fails now: the free voice says this.';
     const tooLong = '1234567890'.repeat(21); // too long for one free line: it goes to the service, and fails
     // The first request is answered; every one after it fails (503, not charged).
     h.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 0, endpoint: 'tts' });
@@ -310,6 +311,46 @@ describe('the free voice as a fallback', () => {
     const refused = await say('Well over the ten characters of her day.');
     expect(refused.content).toMatch(/^Your daily budget in this server is 10 characters/);
     expect(h.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(0);
+  });
+
+  it('a stand-in takes its place in the voice queue at its own seconds, refused as the free voice asked directly is', async () => {
+    // eSpeak NG reads a digit in about 0.65 s, the paid estimate in 1/15 s: 80 digits are about 52 s, or 5 s paid.
+    const h = await harness({ FREE_VOICE: 'on', BUDGET_GUILD_MONTHLY_CHARS: '10', QUEUE_MAX_SECONDS: '60' });
+    const digits = (from: number) => '1234567890'.repeat(9).slice(from, from + 80);
+    const ask = (userId: string, name: 'say' | 'emote', text: string, voice: string) =>
+      runCommand(h, { guildId: GUILD, userId, name, options: { text, voice } });
+    const alice = await ask(ALICE.id, 'say', digits(0), 'voice-b-en-f-01');
+    expect(alice.content).toContain('`free-en-f`, the free voice');
+    // Alice's line waits at its own seconds, never also at the paid voice's: Carol's, by any front-end, does not fit.
+    const waiting = estimateRequestSeconds({ kind: 'tts', voice: 'free-en-f', text: digits(0) }, digits(0));
+    const full = t('en-US', 'queue.refused.guildSeconds', { limit: 60, queued: Math.ceil(waiting) });
+    expect((await ask(CAROL.id, 'say', digits(1), 'voice-b-en-f-01')).content).toBe(full);
+    expect((await ask(CAROL.id, 'emote', digits(2), 'voice-b-en-f-01')).content).toBe(full);
+    const menu = await h.discord.messageCommand({
+      guildId: GUILD,
+      userId: CAROL.id,
+      name: 'Speak',
+      message: { author: ALICE, content: digits(4) },
+    });
+    expect((await menu.waitFor((r) => r.content !== undefined)).content).toBe(full);
+    expect((await ask(CAROL.id, 'say', digits(3), 'free-en-f')).content).toBe(full);
+    expect(h.sandbox.requests).toHaveLength(0);
+  });
+
+  it("auto-read's stand-in waits at its own seconds too: a /say behind it is refused on them", async () => {
+    const h = await harness({ FREE_VOICE: 'on', BUDGET_GUILD_MONTHLY_CHARS: '10', QUEUE_MAX_SECONDS: '60' });
+    await startAutoRead(h, GUILD, ALICE.id, { text: TEXT, voice: VOICE });
+    const digits = '1234567890'.repeat(8);
+    await postChat(h, READ, ALICE, digits, { id: snowflakeAt() });
+    await h.discord.waitForChannelMessage((m) => String(m.message['content']).includes('free voice `free-en-f`'));
+    const waiting = estimateRequestSeconds({ kind: 'tts', voice: 'free-en-f', text: digits }, digits);
+    // Carol's 15 digits in the free voice (about 10 s) fit beside the paid estimate of Alice's (5 s), not beside hers.
+    const options = { text: digits.slice(0, 15), voice: 'free-en-f' };
+    const { content } = await runCommand(h, { guildId: GUILD, userId: CAROL.id, name: 'say', options });
+    // Alice's line is read with her name before it: a second or so more than its digits.
+    const queued = Number(/about (\d+) s of speech waiting/.exec(content)?.[1]);
+    expect(content).toBe(t('en-US', 'queue.refused.guildSeconds', { limit: 60, queued }));
+    expect(queued).toBeGreaterThanOrEqual(Math.ceil(waiting));
   });
 
   describe('never for a part too long for one line of the free voice', () => {

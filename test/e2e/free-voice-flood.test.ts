@@ -7,7 +7,7 @@ import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { watchPacketOrder } from '../support/packet-order.ts';
-import { FREE_LINES_PER_GUILD } from '../../src/core/audio/workers/job-thread.ts';
+import { FREE_LINES_PER_GUILD } from '../../src/core/audio/workers/fair-shares.ts';
 
 const FLOOD = '200000000000000241';
 const CAFE = '200000000000000242';

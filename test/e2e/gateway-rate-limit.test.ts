@@ -1,7 +1,7 @@
 // A refusal told by who sent it, end to end against the sandbox: a 429 without the service's own request ID is a
 // gateway's, whatever figures its headers carry (a rate limiter in front of the service sends X-RateLimit-* of its own,
-// under the same names). With its wait (Retry-After) it is a rate limit, never sent again (it may have passed the
-// request on); never the used-up month, and the free voice never speaks for it as if the month were used up.
+// under the same names). It may have passed the request on first: never sent again, whatever its wait, counted as
+// maybe charged (bb11), the member told so; never the used-up month, and the free voice never speaks for it.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { useFileHarness } from '../support/file-harness.ts';
@@ -56,9 +56,9 @@ beforeEach(() => {
 
 describe("a gateway's 429", () => {
   // Never sent again after its wait (bb10): a 429 not the service's own is no proof the service never had the
-  // request, and a second request after a first the service billed is paid twice. The free voice speaks for a service
-  // not answering, as for any failure that charged nothing; never for the month.
-  it('with its wait and quota words: never sent again, stood in for as a service not answering, the month untouched', async () => {
+  // request, and a second request after a first the service billed is paid twice. Maybe charged (bb11), so the free
+  // voice does not speak for it, as for any failure that may have been charged; never for the month.
+  it('with its wait and quota words: never sent again, told it may have been charged, the month untouched', async () => {
     h.sandbox.injectFault(
       gateway429('Out of call volume quota. Quota will be replenished in 00:00:01.', { 'Retry-After': '1' }),
     );
@@ -66,14 +66,14 @@ describe("a gateway's 429", () => {
     const before = h.sandbox.requests.length;
     const { content } = await sayFile('Limited in front of the service');
     expect(h.sandbox.requests.slice(before).map((r) => r.status)).toEqual([429]);
-    expect(content).toContain(t('en-US', 'fallback.reason.service'));
+    expect(content).toBe(maybeCharged('en-US'));
     expect(content).not.toContain(t('en-US', 'fallback.reason.month'));
     expect(h.logs().slice(logFrom)).not.toMatch(/"code":"(quota-used-up|api-quota-exhausted)"/);
     const usage = await runCommand(h, { guildId: london.id, userId: BOB, name: 'usage', locale: 'en-US' });
     expect(usage.content).not.toContain('used up');
   });
 
-  it('with its wait, lasting: not tried again, stood in for as a service not answering; never the used-up month, and the free voice does not speak for the month', async () => {
+  it('with its wait, lasting: not tried again, told it may have been charged; never the used-up month, and the free voice does not speak for the month', async () => {
     h.sandbox.injectFault({
       ...gateway429('Usage limit exceeded: 10 requests a second', { 'Retry-After': '0' }),
       times: Infinity,
@@ -82,29 +82,28 @@ describe("a gateway's 429", () => {
     const { content } = await sayFile('Limited for as long as it asks');
     expect(content).not.toContain(t('en-US', 'fallback.reason.month'));
     expect(content).not.toContain('used up');
-    // The free voice may stand in for a service that does not answer, and says so; never for the month.
-    expect(content).toContain(t('en-US', 'fallback.reason.service'));
+    // Nor for a request that may have been charged (bb11).
+    expect(content).toBe(maybeCharged('en-US'));
     h.sandbox.clearFaults();
     const logs = h.logs().slice(logFrom);
     expect(logs).not.toMatch(/"code":"(quota-used-up|api-quota-exhausted)"/);
     expect((await sayFile('Served once it lets go')).content).toMatch(/^Here is/);
   });
 
-  // A 429 is a refusal, never a charge (issue 94): the API's notes give it one meaning, over the month's limit, which
-  // the service does not bill, and anything in front of it that answers 429 refused before the service saw it.
-  it('without a wait: sent once, counted nowhere (/usage, her day), told the service is busy; never the used-up month', async () => {
+  // Not the service's own, it may have passed the request on first (bb11): counted as a gateway's 5xx is.
+  it('without a wait: sent once, counted (/usage, her day), told it may have been charged; never the used-up month', async () => {
     h.sandbox.injectFault(gateway429('Too Many Requests'));
     const logFrom = h.logs().length;
     const before = { requests: h.sandbox.requests.length, shown: await shownNow() };
     const { content } = await sayFile('Refused in front of the service');
-    expect(content).toBe(t('en-US', 'error.api.rateLimited'));
+    expect(content).toBe(maybeCharged('en-US'));
     expect(h.sandbox.requests.length - before.requests).toBe(1);
-    expect(await shownNow()).toEqual(before.shown);
+    expect(await shownNow()).toEqual(counted(before.shown, `Refused in front of the service ${serial}.`.length));
     await expectMonthUntouched(logFrom);
   });
 
   it.each(['en-US', 'ja', 'ko'] as const)(
-    "with the service's request ID and no error of its own (an HTML page), in %s: counted nowhere, told the service is busy",
+    "with the service's request ID and no error of its own (an HTML page), in %s: counted, told it may have been charged",
     async (locale) => {
       h.sandbox.injectFault({
         kind: 'response',
@@ -122,13 +121,20 @@ describe("a gateway's 429", () => {
         options: { text: `Refused with its ID ${++serial}.`, output: 'file' },
         locale,
       });
-      expect(content).toBe(t(locale, 'error.api.rateLimited'));
+      expect(content).toBe(maybeCharged(locale));
       expect(h.sandbox.requests.length - before.requests).toBe(1);
-      expect(await shownNow()).toEqual(before.shown);
+      expect(await shownNow()).toEqual(counted(before.shown, `Refused with its ID ${serial}.`.length));
       await expectMonthUntouched(logFrom);
     },
   );
 });
+
+const maybeCharged = (locale: string) => t(locale, 'error.api.refusedOnTheWay.maybeCharged', { status: 429 });
+
+/** `shown` with `characters` more spent, in the server's month and Bob's day. */
+function counted(shown: { server: number; day: string | undefined }, characters: number) {
+  return { server: shown.server + characters, day: String(Number(shown.day ?? '0') + characters) };
+}
 
 /** The server's month and Bob's day as /usage shows them to him. */
 async function shownNow(): Promise<{ server: number; day: string | undefined }> {

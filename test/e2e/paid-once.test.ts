@@ -4,8 +4,10 @@
 import { readdirSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { PermissionFlagsBits } from 'discord.js';
+import { PLAN_LIMITS } from '@saybot/voice-sandbox';
 import { describe, expect, it } from 'vitest';
 import { t } from '../../src/core/i18n/catalogue.ts';
+import { echoCode } from '../../src/core/interactions/safe-text.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand } from '../support/harness.ts';
@@ -15,11 +17,13 @@ import { oneRoomGuild } from '../support/world.ts';
 const GUILD = '200000000000000023';
 const ADMIN = '300000000000000231'; // Manage Server, Korean client
 const MEMBER = '300000000000000232'; // Japanese client
+const LISTENER = '300000000000000233'; // in voice, English client
 
 const guilds: FakeGuildSpec[] = [
   oneRoomGuild(GUILD, 'Ledger', { text: '210000000000000231', voice: '220000000000000231' }, [
     { id: ADMIN, username: 'admin', permissions: PermissionFlagsBits.ManageGuild, locale: 'ko' },
     { id: MEMBER, username: 'member', locale: 'ja' },
+    { id: LISTENER, username: 'listener', locale: 'en-US', voiceChannelId: '220000000000000231' },
   ]),
 ];
 
@@ -44,6 +48,19 @@ const undeliveredSince = (count: number) =>
   spends()
     .slice(count)
     .map((row) => row.undelivered);
+
+/** A proxy that lets the request through (the service bills it), then answers `status` with a JSON error of its own
+ * and the service's headers forwarded. */
+function proxyAfterCharge(status: number): void {
+  h.sandbox.injectFault({
+    kind: 'gateway-after-charge',
+    status,
+    body: '{"error":{"code":"internal_error","message":"Upstream unavailable"}}',
+    contentType: 'application/json',
+    serviceHeaders: true,
+    endpoint: 'tts',
+  });
+}
 
 describe('a 2xx whose body breaks before its audio', () => {
   it('/say: one request, recorded once as spent and undelivered, the member told in Japanese, one log line', async () => {
@@ -125,6 +142,15 @@ async function spentShownByUsage(): Promise<number> {
   return Number(figure.replace(/,/g, ''));
 }
 
+let heardSerial = 0;
+/** A line made into a file: the bot has heard the service's usage figures since it started. */
+async function figuresHeard(): Promise<void> {
+  const text = `Heard before the proxy, line ${++heardSerial}.`;
+  const options = { text, voice: 'voice-b-en-f-01', output: 'file' };
+  await runCommand(h, { guildId: GUILD, userId: ADMIN, name: 'say', locale: 'en-US', options });
+  expect(h.sandbox.requests.at(-1)).toMatchObject({ endpoint: 'tts', status: 200 });
+}
+
 describe('a request charged whose answer never came', () => {
   it('/say: sent once, paid once, and /usage counts at least what the service charged', async () => {
     const before = { requests: h.sandbox.requests.length, billed: h.sandbox.charactersBilled() };
@@ -173,6 +199,81 @@ describe('a request charged whose answer never came', () => {
     },
   );
 
+  // Nothing on an answer proves whose it is: a proxy that let the request through (billed) may answer in the service's
+  // place with its headers forwarded and a JSON error, which pass for the service's own. Never sent again. Its
+  // forwarded figures went up by the line since the bot last heard them (a line made first): on /usage as billed, the
+  // member told the service's words and that it may have counted the line (bb12: told it failed, booked nothing).
+  it.each([
+    ['file', 503, MEMBER, 'ja'],
+    ['voice', 503, LISTENER, 'en-US'],
+    ['file', 408, MEMBER, 'ja'],
+  ] as const)(
+    "/say (%s) charged, then a proxy's JSON %i with the service's headers forwarded: sent once, billed once, on /usage, told it may have been charged",
+    async (output, status, userId, locale) => {
+      await figuresHeard();
+      const before = { requests: h.sandbox.requests.length, billed: h.sandbox.charactersBilled() };
+      const usageBefore = await spentShownByUsage();
+      proxyAfterCharge(status);
+      const text = `Let through and billed, then a proxy's ${status} in ${output}: paid once, never twice.`;
+      const { handle, content: first } = await runCommand(h, {
+        guildId: GUILD,
+        userId,
+        name: 'say',
+        locale,
+        options: { text, voice: 'voice-b-en-f-01', output },
+      });
+      // In voice, the reply that ends it: what it spoke, or why not.
+      const content =
+        output === 'file'
+          ? first
+          : ((
+              await handle.waitFor(
+                (r) => r.kind !== 'delete' && r.content !== undefined && !/^(Speaking|Queued|Making)/.test(r.content),
+                40_000,
+              )
+            ).content ?? '');
+      const calls = h.sandbox.requests.slice(before.requests).filter((r) => r.endpoint === 'tts');
+      expect(calls.map((r) => r.status)).toEqual([status]);
+      expect(h.sandbox.charactersBilled() - before.billed).toBe(text.length);
+      const said = echoCode('Upstream unavailable', 200);
+      expect(content).toBe(t(locale, 'error.api.maybeCharged.service', { status, said }));
+      await expect.poll(async () => (await spentShownByUsage()) - usageBefore).toBe(text.length);
+    },
+  );
+
+  // bb14: the same proxy on the month's last characters (the line's charge leaves fewer than its own size): only a 429
+  // is the month's own refusal, so a 503 or a 408 whose forwarded figures rose by the line is maybe charged whatever
+  // is left, never "Nothing was charged" with the books under the bill.
+  it.each([503, 408] as const)(
+    "/say charged on the month's last characters, then a proxy's JSON %i with the service's headers forwarded: on /usage as billed, told it may have been charged",
+    async (status) => {
+      const first = `The line before the last (${status}), fifty long....`;
+      const last = `The last line of the month (${status}), 48 long.`;
+      const usageBefore = await spentShownByUsage();
+      const billedBefore = h.sandbox.charactersBilled();
+      h.sandbox.setKeyUsed(h.sandbox.testKey, PLAN_LIMITS.creator - first.length - last.length);
+      try {
+        const say = (text: string) =>
+          runCommand(h, {
+            guildId: GUILD,
+            userId: MEMBER,
+            name: 'say',
+            locale: 'ja',
+            options: { text, voice: 'voice-b-en-f-01', output: 'file' },
+          });
+        expect((await say(first)).handle.responses.some((r) => r.files.length > 0)).toBe(true);
+        proxyAfterCharge(status);
+        const { content } = await say(last);
+        expect(h.sandbox.charactersBilled() - billedBefore).toBe(first.length + last.length);
+        const said = echoCode('Upstream unavailable', 200);
+        expect(content).toBe(t('ja', 'error.api.maybeCharged.service', { status, said }));
+        await expect.poll(async () => (await spentShownByUsage()) - usageBefore).toBe(first.length + last.length);
+      } finally {
+        h.sandbox.setKeyUsed(h.sandbox.testKey, 0);
+      }
+    },
+  );
+
   it("/clone charged (its voice made), then a gateway's HTML 502: one voice made, not cloned again, on the books, told in Korean", async () => {
     const before = { requests: h.sandbox.requests.length, spent: spends().length };
     h.sandbox.injectFault({ kind: 'gateway-after-charge', status: 502, endpoint: 'voice-clone' });
@@ -205,6 +306,32 @@ describe('a request charged whose answer never came', () => {
           request_id: null,
         },
       ]);
+  });
+});
+
+// bb14 GAP 3: the file made and paid, then Discord's post of it failing past its retries (500): the member is told its
+// characters were spent, in their language, never "something went wrong on my side ... please try again".
+describe('a paid file Discord will not take', () => {
+  it.each([
+    [MEMBER, 'ja'],
+    [ADMIN, 'ko'],
+  ] as const)('/say file (%s, %s): billed once, on /usage, told its characters were spent', async (userId, locale) => {
+    const text = `Made, paid, and then not taken by Discord (${locale}).`;
+    const usageBefore = await spentShownByUsage();
+    const billedBefore = h.sandbox.charactersBilled();
+    h.discord.refuse({ route: 'webhook-edit', status: 500, code: 0, message: 'Internal Server Error', times: 20 });
+    try {
+      const options = { text, voice: 'voice-b-en-f-01', output: 'file' };
+      const { handle, content } = await runCommand(h, { guildId: GUILD, userId, name: 'say', locale, options });
+      // The refusals were the /say's: /usage's own reply below (deferred on a busy host) must be taken.
+      h.discord.clearRefusals();
+      expect(handle.responses.some((r) => r.files.length > 0)).toBe(false);
+      expect(h.sandbox.charactersBilled() - billedBefore).toBe(text.length);
+      expect(content).toBe(t(locale, 'error.discord.uploadFailed.spent', { paid: text.length }));
+      await expect.poll(async () => (await spentShownByUsage()) - usageBefore).toBe(text.length);
+    } finally {
+      h.discord.clearRefusals();
+    }
   });
 });
 

@@ -11,7 +11,8 @@ import { runCommand, type Harness } from '../support/harness.ts';
 import type { InteractionHandle } from '@saybot/local-discord/types.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { t, type MessageKey } from '../../src/core/i18n/catalogue.ts';
-import { countCharacters, splitText } from '../../src/core/characters.ts';
+import { countCharacters } from '../../src/core/characters.ts';
+import { splitText } from '../../src/core/sourcing/part-request.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { finishedClips } from '../support/clips-finished.ts';
 

@@ -312,6 +312,12 @@ describe('cloned voices', () => {
       focus: { name: 'voice', value: 'grand' },
     });
     expect(here).toEqual([{ name: `Grandpa · 복제 음성 (${cloneId})`, value: cloneId }]);
+    // Each word typed, of its name or ID, in any order (bb12: a clone's name was matched as one substring).
+    const typed = `${cloneId.slice(-6)}  GRAND`;
+    const byWords = (guildId: string, userId: string) =>
+      autocomplete(h, { guildId, userId, name: 'say', focus: { name: 'voice', value: typed } });
+    expect(await byWords(seoul.id, MINJI)).toEqual(here);
+    expect(await byWords(london.id, ALICE)).toEqual([]);
     const there = await autocomplete(h, {
       guildId: london.id,
       userId: ALICE,

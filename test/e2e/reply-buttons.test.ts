@@ -292,4 +292,23 @@ describe('reply buttons', () => {
     expect(ttsCalls(h)).toBe(calls);
     expect(h.discord.botVoiceChannel(GUILD)).toBeNull();
   });
+
+  it('gives an "Again" that does nothing (not cached) its file share back before its answer waits on Discord', async () => {
+    const h = await start({ env: { CACHE_MAX_MB: '0' } });
+    const { follow } = await voiceMessageReply(h, ALICE.id, 'Not kept either.');
+    const again = follow.buttons.find((b) => b.label === t('en-US', 'buttons.again'))?.custom_id ?? '';
+    // Discord makes the edit answering the press wait a while (429): nothing is being made meanwhile.
+    h.discord.rateLimit({ route: 'webhook-edit', retryAfterMs: 5_000 });
+    const handle = await h.discord.pressButton({
+      guildId: GUILD,
+      userId: ALICE.id,
+      messageId: follow.messageId,
+      customId: again,
+    });
+    // Deferred: its share was taken before.
+    await handle.waitFor((r) => r.kind === 'callback');
+    await expect.poll(() => h.bot.fileShares.held({ guildId: GUILD, userId: ALICE.id }), { timeout: 60_000 }).toBe(0);
+    expect(handle.responses.some((r) => r.kind === 'edit-original')).toBe(false);
+    expect((await handle.waitForFinal(60_000)).content).toBe(t('en-US', 'buttons.notCached'));
+  });
 });

@@ -8,10 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { voiceDirOf } from '../../src/core/cache/audio-cache.ts';
 import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
 import { MAX_SCENE_SECONDS } from '../../src/core/audio/effects/scene-mix.ts';
-import { estimateFreeLineSeconds } from '../../src/core/free-voice/free-voice-engine.ts';
-import { MAX_FREE_LINE_SECONDS } from '../../src/core/audio/workers/job-thread.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
-import { estimateCeiling } from '../../src/core/characters.ts';
+import { estimateCeiling, estimateFreeLineSeconds, MAX_FREE_LINE_SECONDS } from '../../src/core/characters.ts';
 import { parseSrtTimes } from '../support/srt-times.ts';
 import { useFileHarness, useHarnessPerTest } from '../support/file-harness.ts';
 import { defaultGuilds, runCommand, type Harness } from '../support/harness.ts';
@@ -217,3 +215,12 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+// bb14 "minor words": a one-line scene of a character is estimated under half a second; "about 0 s" said it lasts
+// nothing. The preview says at least a second.
+describe('/scene: a one-line scene of one character at the preview', () => {
+  it('says "about 1 s", never "about 0 s"', async () => {
+    const shown = await previewScene(h, GUILD, 'cast: Ann = voice-b-en-f-01\nAnn: A', 'file', { asFile: true });
+    expect(shown.shown.content).toContain('1 line, 1 speaker, about 1 s,');
+  });
+});

@@ -6,7 +6,7 @@
 // /emote, /scene, the Speak menu and auto-read.
 import { PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { splitText } from '../../src/core/characters.ts';
+import { splitText } from '../../src/core/sourcing/part-request.ts';
 import { postChat, startAutoRead } from '../support/chat.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand, type Harness } from '../support/harness.ts';
@@ -43,10 +43,21 @@ function fillingWord(): string {
 const squash = (s: string) => s.replace(/\s+/g, '');
 
 type Ask = (harness: Harness, text: string) => Promise<unknown>;
+/**
+ * A command row. One as a file or a voice message waits for its file: the member's file share (two at a time) is
+ * held until then, so a row that moved on at its last request could have the next row refused, in any order.
+ */
 const command =
   (name: string, options: Record<string, unknown> = {}): Ask =>
-  (harness, text) =>
-    runCommand(harness, { guildId: GUILD, userId: ALICE, name, options: { text, ...options } });
+  async (harness, text) => {
+    const { handle } = await runCommand(harness, {
+      guildId: GUILD,
+      userId: ALICE,
+      name,
+      options: { text, ...options },
+    });
+    if (options.output !== undefined) await handle.waitFor((r) => r.files.length > 0, 60_000);
+  };
 
 let reading = false;
 const FRONT_ENDS: Array<[string, Ask]> = [
@@ -74,12 +85,13 @@ const FRONT_ENDS: Array<[string, Ask]> = [
         .flatMap((row) => row.components.map((b) => b.custom_id))
         .find((id) => id.startsWith('scene:go:'));
       expect(confirm, shown.content).toBeDefined();
-      await harness.discord.pressButton({
+      const pressed = await harness.discord.pressButton({
         guildId: GUILD,
         userId: ALICE,
         messageId: String(shown.message?.id),
         customId: confirm ?? '',
       });
+      await pressed.waitFor((r) => r.files.length > 0, 60_000);
     },
   ],
   [

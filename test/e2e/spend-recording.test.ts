@@ -1,7 +1,7 @@
 // A spend the store cannot write (disk full, read-only file) stops further spending with a clear private message
 // and an operator error line, until writes succeed again; nothing is sent that is not on the books, nothing the
 // service billed is lost.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/core/store/types.ts';
 import type { FakeGuildSpec } from '@saybot/local-discord/types.ts';
 import { runCommand, startHarness, type Harness } from '../support/harness.ts';
@@ -18,27 +18,39 @@ const guilds: FakeGuildSpec[] = [
   ]),
 ];
 
-/** Whether the store refuses writes of spends now, as a full disk would. */
+/** Whether the store refuses writes of spends now, as a full disk would; with `landing`, writes them and then loses
+ * the answer, as a network database whose connection dropped after its COMMIT does. */
 let failWrites = false;
-const failingWrites = (store: Store): Store => withFailingSpendWrites(store, () => failWrites);
+let landing = false;
+const failingWrites = (store: Store): Store =>
+  withFailingSpendWrites(
+    store,
+    () => failWrites,
+    ['record'],
+    () => landing,
+  );
 
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({ guilds, wrapStore: failingWrites });
 });
-afterAll(async () => {
+afterEach(() => {
   failWrites = false;
+  landing = false;
+});
+afterAll(async () => {
   await h?.close();
 });
 
 const sayFile = (text: string) =>
   runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'say', options: { text, voice: VOICE_ID, output: 'file' } });
-const spentShown = async () =>
+const usage = async (figure: RegExp) =>
   Number(
-    /This server: ([\d,]+) characters spent/
+    figure
       .exec((await runCommand(h, { guildId: GUILD, userId: MEMBER, name: 'usage' })).content)?.[1]
       ?.replace(/,/g, '') ?? 'NaN',
   );
+const spentShown = () => usage(/This server: ([\d,]+) characters spent/);
 
 describe('a spend that cannot be recorded', () => {
   it('stops spending with a clear message until the store takes writes again; every billed character is then counted', async () => {
@@ -66,6 +78,23 @@ describe('a spend that cannot be recorded', () => {
     expect(again.content).toMatch(/^Here is/);
     expect(h.logs()).toContain('"code":"spends-recorded-again"');
     // Nothing lost: the server's spent characters are exactly what the service billed.
+    expect(await spentShown()).toBe(h.sandbox.charactersBilled());
+  });
+
+  it('a write ahead that lands but whose answer is lost: not sent, taken back before the member is told, counted nowhere', async () => {
+    const [billed, today] = [h.sandbox.charactersBilled(), await usage(/You today: ([\d,]+) character/)];
+    failWrites = true;
+    landing = true;
+    const before = h.sandbox.requests.length;
+    const unsent = await sayFile('Written down, and then the answer was lost.');
+    expect(unsent.content).toContain('I cannot write down what the voice service bills right now');
+    expect(h.sandbox.requests.length).toBe(before);
+    // Nothing left that went nowhere: the server's month and the member's day count only what was billed.
+    expect(await spentShown()).toBe(billed);
+    expect(await usage(/You today: ([\d,]+) character/)).toBe(today);
+    failWrites = false;
+    landing = false;
+    expect((await sayFile('The store answers again.')).content).toMatch(/^Here is/);
     expect(await spentShown()).toBe(h.sandbox.charactersBilled());
   });
 });

@@ -14,7 +14,7 @@ import { runCommand } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
-import { splitText } from '../../src/core/characters.ts';
+import { splitText } from '../../src/core/sourcing/part-request.ts';
 
 const GUILD = '200000000000000057';
 const TEXT = '210000000000000057';

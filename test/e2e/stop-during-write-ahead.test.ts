@@ -9,7 +9,8 @@ import { runCommand } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
-import { countCharacters, splitText } from '../../src/core/characters.ts';
+import { countCharacters } from '../../src/core/characters.ts';
+import { splitText } from '../../src/core/sourcing/part-request.ts';
 import { heldWriteAhead } from '../support/held-write-ahead.ts';
 
 const GUILD = '200000000000000058';

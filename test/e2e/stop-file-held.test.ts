@@ -4,7 +4,8 @@
 // charged an instant before the close: the documented over-count, never under); the member is told what was charged
 // (the parts before) and that the part closed may have been counted, never "nothing was charged".
 import { describe, expect, it } from 'vitest';
-import { countCharacters, splitText } from '../../src/core/characters.ts';
+import { countCharacters } from '../../src/core/characters.ts';
+import { splitText } from '../../src/core/sourcing/part-request.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { spentShown as spentShownTo, until } from '../support/books-shown.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';

@@ -157,9 +157,9 @@ describe('while the figure says too few', () => {
   });
 });
 
-describe('an order waiting in a queue holds no turn', () => {
+describe('an order waiting in a queue holds no probe', () => {
   it("another server's /say after the top-up goes out and is served; the waiting one is served at its turn", async () => {
-    // Two lines already in the cache (said to a file): played again in voice they cost nothing and take no turn. The
+    // Two lines already in the cache (said to a file): played again in voice they cost nothing and take no probe. The
     // first plays for a good while; the paid line waits behind both, so nothing of it is asked for until its turn nears.
     const long = line(
       'A long line already made, that plays from the cache for a good while in the other server, long enough for the owner of the first server to ask for a line of their own while it still plays',
@@ -192,7 +192,7 @@ describe('an order waiting in a queue holds no turn', () => {
     const waiting = await sayIn(waitingText);
     await waiting.waitFor((r) => (r.content ?? '').startsWith('Queued'), 60_000);
     topUp();
-    // The other server's /say is not refused for a turn nobody is using: it goes out, and is served.
+    // The other server's /say is not refused for a probe nobody is using: it goes out, and is served.
     const before = h.sandbox.requests.length;
     const other = await sayFile(line('Asked in another server while the paid line waits'));
     expect(other.content).toMatch(served);
@@ -262,7 +262,7 @@ describe('an order waiting in a queue holds no turn', () => {
                 options: [{ name: 'text', value: waitingText }],
               });
       await waiting.waitFor((r) => (r.content ?? '').startsWith('Queued'), 60_000);
-      // The turn to find out is free for a request that is due: the owner's goes out, and hears the service itself.
+      // the probe is free for a request that is due: the owner's goes out, and hears the service itself.
       await finding();
       topUp();
       const before = h.sandbox.requests.length;

@@ -37,6 +37,25 @@ function codeWordsOf(markdown: string, title: string): Set<string> {
   return new Set([...section.matchAll(/`([^`]+)`/g)].map((match) => match[1]!));
 }
 
+/** Where `file`'s code names something with `word` in it: each name, and whether it is a property's key or access. */
+function namesWith(file: string, text: string, word: RegExp): { name: string; property: boolean }[] {
+  const names: { name: string; property: boolean }[] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) && word.test(node.text)) {
+      const { parent } = node;
+      const property =
+        (ts.isPropertyAssignment(parent) || ts.isPropertySignature(parent) || ts.isPropertyAccessExpression(parent)) &&
+        parent.name === node;
+      names.push({ name: node.text, property });
+    }
+    if (ts.isStringLiteral(node) && word.test(node.text) && !/\s/.test(node.text))
+      names.push({ name: `'${node.text}'`, property: false });
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true));
+  return names;
+}
+
 describe('the Glossary of docs/architecture.md', () => {
   const glossary = codeWordsOf(readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8'), 'Glossary');
 
@@ -59,6 +78,22 @@ describe('the Glossary of docs/architecture.md', () => {
     ).toEqual([]);
   });
 
+  it("means an order's acceptance by accept: the Voice API's 2xx is a call's ok, its row confirmed", () => {
+    // The order's words, where it is accepted (its record, the pipeline, Money); elsewhere only an HTTP Accept header.
+    const ORDER = ['src/core/order/', 'src/core/quota/money.ts'];
+    const HEADER = ['src/core/api/client.ts', 'src/core/engines/engine-clients.ts'];
+    const found = sourceFiles(CORE).flatMap((file) =>
+      namesWith(file, readFileSync(join(ROOT, file), 'utf8'), /accept/i).map((name) => ({ file, ...name })),
+    );
+    expect(found.length).toBeGreaterThan(10);
+    const words = new Set(['accept', 'accepted', "'accepted'", 'Acceptance', 'AcceptedTerms', 'tellAccepted']);
+    const strays = found.filter(({ file, name, property }) => {
+      if (ORDER.some((where) => file.startsWith(where))) return !words.has(name) && name !== 'acceptInstead';
+      return !(HEADER.includes(file) && name === 'accept' && property);
+    });
+    expect([...new Set(strays.map(({ file, name }) => `${file}: ${name}`))]).toEqual([]);
+  });
+
   it('reads exported declarations only, and code words of the one section', () => {
     const module = [
       'export interface A {}',
@@ -72,5 +107,14 @@ describe('the Glossary of docs/architecture.md', () => {
     expect(exportedTypes('m.ts', module)).toEqual(['A', 'B', 'C', 'D']);
     const markdown = '# Doc\n\n## Glossary\n\n- **word** - `A` and `B`\n\n## Next\n\n`C`\n';
     expect([...codeWordsOf(markdown, 'Glossary')]).toEqual(['A', 'B']);
+    const accepting =
+      "const o = { accept: 'x', kind: 'accepted' }; o.accept; ledger.accept(e); interface I { accept: 1 }";
+    expect(namesWith('m.ts', accepting, /accept/)).toEqual([
+      { name: 'accept', property: true },
+      { name: "'accepted'", property: false },
+      { name: 'accept', property: true },
+      { name: 'accept', property: true },
+      { name: 'accept', property: true },
+    ]);
   });
 });

@@ -26,10 +26,12 @@ export function daveConnection(key: Uint8Array) {
     speaking: false,
     packetsPlayed: 0,
   };
-  const ready = {
-    status: VoiceConnectionStatus.Ready,
-    networking: { state: { code: NetworkingStatusCode.Ready, connectionData, udp, dave } },
-  };
+  /** Its voice gateway socket: a test plays the library's handlers on its 'packet' and 'binary'. */
+  const voiceGateway = new EventEmitter();
+  const networking = Object.assign(new EventEmitter(), {
+    state: { code: NetworkingStatusCode.Ready, connectionData, udp, dave, ws: voiceGateway },
+  });
+  const ready = { status: VoiceConnectionStatus.Ready, networking };
   const emitter = new EventEmitter() as EventEmitter & { state: unknown; setSpeaking(on: boolean): void };
   emitter.state = ready;
   emitter.setSpeaking = (on: boolean) => {
@@ -39,6 +41,7 @@ export function daveConnection(key: Uint8Array) {
   return {
     udp,
     dave,
+    voiceGateway,
     emitter,
     connection: emitter as unknown as VoiceConnection,
     get ready() {

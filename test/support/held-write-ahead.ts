@@ -32,9 +32,9 @@ export function heldWriteAhead(characters: number) {
           }
           return store.spends.record(spend);
         };
-      if (key === 'release')
-        return async (...args: Parameters<Store['spends']['release']>) => {
-          const taken = await store.spends.release(...args);
+      if (key === 'erase')
+        return async (...args: Parameters<Store['spends']['erase']>) => {
+          const taken = await store.spends.erase(...args);
           tookBack ||= taken;
           return taken;
         };

@@ -8,6 +8,7 @@ import { VoiceApiClient, type VoiceApiClientOptions } from '../../src/core/api/c
 import { AudioCache } from '../../src/core/cache/audio-cache.ts';
 import { silentLogger } from '../../src/core/log.ts';
 import { Accounting } from '../../src/core/quota/accounting.ts';
+import { MONEY_RULES } from '../../src/core/quota/money.ts';
 import { startSandbox, type Pacing, type Sandbox } from '@saybot/voice-sandbox';
 import { PartSource } from '../../src/core/sourcing/part-source.ts';
 import type { Store } from '../../src/core/store/types.ts';
@@ -88,6 +89,7 @@ export function useSpeechRig(options: SpeechRigOptions = {}): SpeechRig {
     store = openSqliteStore(':memory:');
     accounting = new Accounting({
       store,
+      rules: MONEY_RULES,
       budgets: { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 },
       planCharacterLimit: 300_000,
       logger: silentLogger,

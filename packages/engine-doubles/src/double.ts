@@ -81,6 +81,8 @@ export interface EngineDouble {
   /** Requests received since the start or clearRequests(), kept or not. */
   readonly requestsReceived: number;
   clearRequests(): void;
+  /** Answers now the requests a `slow:` fault still delays: a test holds one with a long delay until its event. */
+  hurry(): void;
   /** What it speaks: 'words' when they were asked for and eSpeak NG is installed, else 'tones'. */
   readonly speech: 'tones' | 'words';
   /** Stops listening and ends every open connection (endless and huge bodies too). */
@@ -170,12 +172,13 @@ function write(res: ServerResponse, piece: Uint8Array): Promise<boolean> {
 }
 
 /** Sleeps; false when the signal aborted meanwhile. */
-async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+/** Waits `ms`, or less once `hurry` aborts: false when `signal` ended it (no answer to give). */
+async function pause(ms: number, signal: AbortSignal, hurry?: AbortSignal): Promise<boolean> {
   try {
-    await sleep(ms, undefined, { signal });
+    await sleep(ms, undefined, { signal: hurry === undefined ? signal : AbortSignal.any([signal, hurry]) });
     return true;
   } catch {
-    return false;
+    return !signal.aborted;
   }
 }
 
@@ -222,6 +225,7 @@ class Double implements EngineDouble {
   readonly #work: Work;
   readonly #bodyLimit: number;
   readonly #closing = new AbortController();
+  #hurry = new AbortController();
   #closed: Promise<void> | undefined;
 
   constructor(server: Server, url: string, api: Api, options: DoubleOptions & DoubleSettings) {
@@ -254,6 +258,11 @@ class Double implements EngineDouble {
 
   clearRequests(): void {
     this.#log.clear();
+  }
+
+  hurry(): void {
+    this.#hurry.abort();
+    this.#hurry = new AbortController();
   }
 
   close(): Promise<void> {
@@ -293,7 +302,7 @@ class Double implements EngineDouble {
       });
       return;
     }
-    if (fault?.kind === 'slow' && !(await pause(fault.ms, signal))) return;
+    if (fault?.kind === 'slow' && !(await pause(fault.ms, signal, this.#hurry.signal))) return;
     if (fault?.kind === 'html-error') {
       res.writeHead(502, { 'Content-Type': 'text/html', 'Content-Length': String(NGINX_502.length) });
       res.end(NGINX_502);

@@ -3,7 +3,7 @@
 
 /**
  * - `down`: every connection is closed at once, no answer;
- * - `slow:<ms>`: the usual answer, after that delay;
+ * - `slow:<ms>`: the usual answer, after that delay (or sooner, at the double's `hurry()`);
  * - `paced:<percent>`: the usual audio, sent as it would be played at that percent of real time (100: real time, 50:
  *   half as fast), 100 ms of audio a piece;
  * - `html-error`: 502 with a reverse proxy's HTML page;

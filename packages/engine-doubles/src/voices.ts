@@ -99,6 +99,10 @@ export function voicevoxStylePitchHz(
   return undefined;
 }
 
+/** A pitch shifted as VOICEVOX shifts it: each mora's pitch is the natural log of its F0, times 2^pitchScale. */
+export const voicevoxShiftedHz = (hz: number, pitchScale: number): number =>
+  pitchScale === 0 ? hz : Math.exp(Math.log(hz) * 2 ** pitchScale);
+
 /** The speaker a style belongs to. */
 export function voicevoxSpeakerOf(styleId: number, speakers: readonly VoicevoxSpeaker[]): VoicevoxSpeaker | undefined {
   return speakers.find((speaker) => speaker.styles.some((style) => style.id === styleId));

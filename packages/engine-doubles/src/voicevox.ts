@@ -16,6 +16,7 @@ import {
   checkVoices,
   DEFAULT_VOICEVOX_SPEAKERS,
   voicevoxSpeakerOf,
+  voicevoxShiftedHz,
   voicevoxStylePitchHz,
   type VoicevoxSpeaker,
 } from './voices.ts';
@@ -40,7 +41,7 @@ export interface VoicevoxDoubleOptions extends DoubleOptions {
 
 export interface VoicevoxDouble extends EngineDouble {
   readonly speakers: readonly VoicevoxSpeaker[];
-  /** The pitch a style speaks at (tones), shifted by a query's pitchScale (octaves). */
+  /** The pitch a style speaks at (tones), shifted by a query's pitchScale (on the log of its F0, as VOICEVOX). */
   pitchHz(styleId: number, pitchScale?: number): number | undefined;
   /** How long /synthesis's audio lasts for /audio_query's text, at a speedScale (default 1). */
   expectedSeconds(text: string, speedScale?: number): number;
@@ -376,7 +377,8 @@ class VoicevoxApi implements Api {
     }
     const text = query.accent_phrases.map((phrase) => phrase.moras.map((m) => m.text).join('')).join('、');
     request.record.inputLength = query.accent_phrases.reduce((sum, phrase) => sum + phrase.moras.length, 0);
-    const pitchHz = (voicevoxStylePitchHz(styleId, this.#speakers) ?? 1) * 2 ** query.pitchScale;
+    const styleHz = voicevoxStylePitchHz(styleId, this.#speakers) ?? 1;
+    const pitchHz = voicevoxShiftedHz(styleHz, query.pitchScale);
     const rate = query.outputSamplingRate;
     const gender = voicevoxSpeakerOf(styleId, this.#speakers)?.gender ?? 'f';
     const make = async () => {
@@ -386,8 +388,8 @@ class VoicevoxApi implements Api {
               text,
               language: 'ja',
               gender,
-              pitchHz: pitchHz / 2 ** query.pitchScale,
-              shift: query.pitchScale,
+              pitchHz: styleHz,
+              shift: Math.log2(pitchHz / styleHz),
               speed: query.speedScale,
             }).catch(() => undefined)
           : undefined;
@@ -409,7 +411,7 @@ export async function startVoicevoxDouble(options: VoicevoxDoubleOptions = {}): 
     speakers: api.speakers,
     pitchHz: (styleId: number, pitchScale = 0) => {
       const base = voicevoxStylePitchHz(styleId, api.speakers);
-      return base === undefined ? undefined : base * 2 ** pitchScale;
+      return base === undefined ? undefined : voicevoxShiftedHz(base, pitchScale);
     },
     expectedSeconds: (text: string, speedScale = 1) => api.seconds({ ...api.query(text, -1), speedScale }),
   });

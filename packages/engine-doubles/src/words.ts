@@ -29,7 +29,7 @@ export interface Line {
   gender: 'f' | 'm';
   /** The voice's tone pitch (Hz), spread over eSpeak NG's 0..99 so that voices differ. */
   pitchHz: number;
-  /** Octaves up (down when negative) from the voice's own pitch: VOICEVOX's pitchScale. */
+  /** Octaves up (down when negative) from the voice's own pitch. */
   shift?: number;
   /** 1: eSpeak NG's usual speed. */
   speed: number;

@@ -413,6 +413,11 @@ export class FakeDiscord extends FakeDiscordServers {
     this.parts.rest.injectRateLimit(injection);
   }
 
+  /** Forgets the 429s rateLimit armed and not yet all answered: a route held with `times: Infinity` is let go. */
+  clearRateLimits(): void {
+    this.parts.rest.clearRateLimits();
+  }
+
   /** Refuses the next request(s) on a route as Discord does (a status, a JSON code, the field errors). */
   refuse(injection: RefusalInjection): void {
     this.parts.rest.injectRefusal(injection);

@@ -78,9 +78,11 @@ export interface RateLimitInjection {
    * interactions), as every bucket is per token. Default: whoever makes the next matching request.
    */
   botUserId?: string;
+  /** On a webhook route, one interaction's requests only (its token), as each interaction's webhook is a bucket. */
+  interactionToken?: string;
   /** retry_after; default 250 ms. */
   retryAfterMs?: number;
-  /** How many requests in a row are refused; default 1. */
+  /** How many requests in a row are refused; default 1. Infinity: every one until clearRateLimits. */
   times?: number;
 }
 
@@ -127,9 +129,10 @@ export class RestApi {
   private readonly deps: RestDeps;
   private readonly routes: Route[];
   private readonly rateLimits: Array<
-    Required<Omit<RateLimitInjection, 'route' | 'botUserId'>> & {
+    Required<Omit<RateLimitInjection, 'route' | 'botUserId' | 'interactionToken'>> & {
       route: RateLimitedRoute | undefined;
       botUserId: string | undefined;
+      interactionToken: string | undefined;
     }
   > = [];
   /** Invalid requests from this host (every token's): past the limit, all are refused for a while. */
@@ -166,17 +169,26 @@ export class RestApi {
     this.rateLimits.push({
       route: injection.route,
       botUserId: injection.botUserId,
+      interactionToken: injection.interactionToken,
       global: injection.global ?? false,
       retryAfterMs: injection.retryAfterMs ?? 250,
       times: injection.times ?? 1,
     });
   }
 
+  /** Forgets the 429s armed and not yet all answered (one armed for `times: Infinity` holds its route until then). */
+  clearRateLimits(): void {
+    this.rateLimits.length = 0;
+  }
+
   /** The 429 for this request, if one is armed for it: body and headers as Discord sends them. */
-  private rateLimited(route: Route, application: BotApplication): Answer | undefined {
+  private rateLimited(route: Route, application: BotApplication, params: string[]): Answer | undefined {
+    // A webhook route's second parameter is the interaction's token.
+    const token = route.name?.startsWith('webhook-') === true ? params[1] : undefined;
     const index = this.rateLimits.findIndex(
       (r) =>
         (r.botUserId === undefined || r.botUserId === application.user.id) &&
+        (r.interactionToken === undefined || r.interactionToken === token) &&
         (r.global ? route.auth && (r.route === undefined || r.route === route.name) : r.route === route.name),
     );
     const limit = this.rateLimits[index];
@@ -284,11 +296,11 @@ export class RestApi {
       // A webhook route names its application; the other token-less routes are the main application's.
       const application =
         byToken ??
-        (route.pattern.source.startsWith('^/webhooks/')
+        (decoded.startsWith('/webhooks/')
           ? [...world.applications.values()].find((a) => a.applicationId === params[0])
           : undefined) ??
         world.main;
-      const limited = this.rateLimited(route, application) ?? this.refused(route);
+      const limited = this.rateLimited(route, application, params) ?? this.refused(route);
       if (limited) return limited;
       let body: ParsedBody;
       try {

@@ -404,14 +404,16 @@ export const PAGE_SCRIPT = `'use strict';
     highlight(-1);
   }
 
-  /** A '/' typed before the person's commands came (their state on its way): listed once they come. */
-  let awaitingCommands = false;
+  /** The commands an open list was drawn from (null: no list wanted): drawn again when the person's commands change
+   * under it (their state on its way, or another person picked), as Discord's picker follows the client's commands. */
+  let listedFrom = null;
+  const commandNames = () => slashCommands().map((c) => c.name).join(' ');
   function suggest() {
     const text = input.value;
     closeSuggestions();
-    awaitingCommands = false;
+    listedFrom = null;
     if (!text.startsWith('/') || command) return;
-    awaitingCommands = slashCommands().length === 0;
+    listedFrom = commandNames();
     const wanted = text.slice(1).split(/\\s/)[0].toLowerCase();
     for (const c of slashCommands().filter((c) => c.name.startsWith(wanted)).slice(0, 25)) {
       suggestions.append(el('button', { type: 'button', role: 'option', id: 'command-' + c.name, tabindex: '-1',
@@ -422,12 +424,13 @@ export const PAGE_SCRIPT = `'use strict';
   }
   input.addEventListener('input', suggest);
   function suggestIfWaiting() {
-    if (awaitingCommands && slashCommands().length > 0) suggest();
+    if (listedFrom !== null && commandNames() !== listedFrom) suggest();
   }
 
   function pick(def) {
     command = { def, path: [], fields: new Map(), files: new Map() };
     closeSuggestions();
+    listedFrom = null;
     input.value = '';
     input.placeholder = 'Fill in /' + def.name + "'s options, then Send (Escape to cancel)";
     drawForm(true);
@@ -458,13 +461,14 @@ export const PAGE_SCRIPT = `'use strict';
       e.preventDefault();
       // Closed by the person: not listed again until they type.
       closeSuggestions();
+      listedFrom = null;
     } else if (e.key === 'Escape' && command) {
       e.preventDefault();
       cancel();
-    } else if (e.key === 'Escape' && awaitingCommands) {
+    } else if (e.key === 'Escape' && listedFrom !== null) {
       // Closed before it opened (the person's commands still on their way): not listed when they come.
       e.preventDefault();
-      awaitingCommands = false;
+      listedFrom = null;
     } else if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       // As Discord's message box: Enter sends, Shift+Enter makes a new line (and Enter while an IME composes is its).
       e.preventDefault();
@@ -544,6 +548,8 @@ export const PAGE_SCRIPT = `'use strict';
         let timer;
         control.addEventListener('input', () => {
           clearTimeout(timer);
+          // Its choices are for what was typed before: the answer to this is on its way.
+          delete list.dataset.for;
           timer = setTimeout(() => complete(option, control, list), 250);
         });
         control.addEventListener('focus', () => complete(option, control, list));
@@ -602,13 +608,22 @@ export const PAGE_SCRIPT = `'use strict';
   /** The field still in the form of the command being filled in (the command may be sent or dropped meanwhile). */
   const stillShown = (option, control) => Boolean(command && (command.fields.get(option.name) || {}).control === control);
 
+  /**
+   * Asks SayBot for the field's choices and lists the answer to the newest question only (an earlier one may come
+   * last); one that failed lists none, as Discord's client does. The list's data-for says what it answers.
+   */
   async function complete(option, control, list) {
     // A field's wait for the last key may end after its command was sent or dropped: nothing is asked then.
     if (!stillShown(option, control)) return;
+    const typed = control.value;
+    const asked = (list.dataset.asked = String(Number(list.dataset.asked || 0) + 1));
+    let choices = [];
     try {
-      const { choices } = await post('autocomplete', { channelId, name: command.def.name, options: filled(option.name) });
-      list.replaceChildren(...choices.map((c) => el('option', { value: String(c.value), label: c.name, text: c.name })));
+      ({ choices } = await post('autocomplete', { channelId, name: command.def.name, options: filled(option.name) }));
     } catch (e) { if (stillShown(option, control)) status('Autocomplete: ' + e.message); }
+    if (list.dataset.asked !== asked) return;
+    list.replaceChildren(...choices.map((c) => el('option', { value: String(c.value), label: c.name, text: c.name })));
+    list.dataset.for = typed;
   }
 
   /** A message or command under way: Send waits for its answer, as Discord's client does (one press, one send). */

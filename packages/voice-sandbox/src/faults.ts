@@ -46,9 +46,18 @@ export type Fault = {
   /**
    * The request is accepted and billed (a clone's voice made), then a gateway in front of the service answers in its
    * place: `status` (default 504) with an HTML page of its own (or `body`), no usage headers. The charge is the
-   * service's; all the client sees is a proxy's error, as when the service answered the proxy too late.
+   * service's; all the client sees is a proxy's error, as when the service answered the proxy too late. With
+   * `serviceHeaders`, the proxy forwards the service's headers (its X-Request-Id, its usage figures after the charge)
+   * onto its own answer; `headers` are added (a `Retry-After`).
    */
-  | { kind: 'gateway-after-charge'; status?: number; body?: string; contentType?: string }
+  | {
+      kind: 'gateway-after-charge';
+      status?: number;
+      body?: string;
+      contentType?: string;
+      serviceHeaders?: boolean;
+      headers?: Readonly<Record<string, string>>;
+    }
   /** A successful voice clone without the X-Voice-Id header. */
   | { kind: 'clone-without-voice-id' }
   /** Headers (and everything after) come this much later than they would. */

@@ -730,10 +730,16 @@ class SandboxServer implements Sandbox {
         return;
       }
       if (fault?.kind === 'gateway-after-charge') {
-        // Charged; a proxy answers in the service's place, with its own page and none of the service's headers.
+        // Charged; a proxy answers in the service's place, with its own page (and the service's headers if it forwards them).
         record.outcome = 'gateway-after-charge';
         const gateway = gatewayPage(fault.status ?? 504, fault.body, fault.contentType);
-        res.writeHead(gateway.status, { 'Content-Type': gateway.type, 'Content-Length': String(gateway.bytes.length) });
+        const service = fault.serviceHeaders === true ? { 'X-Request-Id': record.id, ...this.#usage(exchange) } : {};
+        res.writeHead(gateway.status, {
+          ...service,
+          ...fault.headers,
+          'Content-Type': gateway.type,
+          'Content-Length': String(gateway.bytes.length),
+        });
         record.status = gateway.status;
         record.respondedAt = Date.now();
         record.bodyBytes = gateway.bytes.length;

@@ -66,28 +66,28 @@ export function readHead(source: Readable, wanted: number): Promise<Head> {
   return new Promise<Head>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let length = 0;
-    const settle = (): void => listen(source, { data: onData, end: onEnd, error: onError, close: onClose }, false);
+    const unlisten = (): void => listen(source, { data: onData, end: onEnd, error: onError, close: onClose }, false);
     const onData = (chunk: Buffer): void => {
       chunks.push(chunk);
       length += chunk.length;
       if (length >= wanted) {
         source.pause();
-        settle();
+        unlisten();
         // Until the next reader attaches, an error must not go unhandled; it stays on `source.errored`.
         source.on('error', ignore);
         resolve({ bytes: Buffer.concat(chunks, length), ended: false });
       }
     };
     const onEnd = (): void => {
-      settle();
+      unlisten();
       resolve({ bytes: Buffer.concat(chunks, length), ended: true });
     };
     const onError = (error: unknown): void => {
-      settle();
+      unlisten();
       reject(error);
     };
     const onClose = (): void => {
-      settle();
+      unlisten();
       reject(new PrematureCloseError());
     };
     listen(source, { data: onData, end: onEnd, error: onError, close: onClose }, true);
@@ -139,14 +139,14 @@ interface AudioBodyHooks {
   mapError: (error: unknown) => Error;
   /** The caller stopped reading (the socket paused) or started again: not the service being slow. */
   waiting: (waiting: boolean) => void;
-  /** The network side is over (all arrived, or cut), maybe well before the caller read it all. */
+  /** The network side is over (all arrived, or broken off), maybe well before the caller read it all. */
   done: () => void;
-  /** The most bytes the body may have (its first bytes included); past it, the stream is cut with `tooLarge()`. */
+  /** The most bytes the body may have (its first bytes included); past it, the stream is broken off with `tooLarge()`. */
   maxBytes: number;
   tooLarge: () => Error;
 }
 
-/** The head first, then the rest as it arrives, back-pressure passed to the socket; `cut` ends it with an error. */
+/** The head first, then the rest as it arrives, back-pressure passed to the socket; `breakOff` ends it with an error. */
 export class AudioBodyStream extends Readable {
   readonly #source: Readable;
   readonly #hooks: AudioBodyHooks;
@@ -182,7 +182,7 @@ export class AudioBodyStream extends Readable {
     this.#received += chunk.length;
     // Cut (the source destroyed, its request aborted) before the chunk is kept: past the bound, nothing more is held.
     if (this.#received > this.#hooks.maxBytes) {
-      this.cut(this.#hooks.tooLarge());
+      this.breakOff(this.#hooks.tooLarge());
       return;
     }
     if (this.push(chunk)) return;
@@ -196,14 +196,14 @@ export class AudioBodyStream extends Readable {
   };
 
   readonly #onError = (error: unknown): void => {
-    this.cut(this.#hooks.mapError(error));
+    this.breakOff(this.#hooks.mapError(error));
   };
 
   readonly #onClose = (): void => {
-    if (!this.#ended) this.cut(this.#hooks.mapError(new PrematureCloseError()));
+    if (!this.#ended) this.breakOff(this.#hooks.mapError(new PrematureCloseError()));
   };
 
-  cut(error: Error): void {
+  breakOff(error: Error): void {
     if (this.destroyed || this.readableEnded) return;
     this.destroy(error);
   }

@@ -1,13 +1,13 @@
 // The Voice API client: one keep-alive pool, each paid request's wire shape checked before it is sent (an invalid one
-// never is), sent, retried only when nothing can have been charged, and what it came to returned at the service's
-// status (Sent), each by the retry rule of response.ts, whose Call keeps what it came to; an accepted answer read to its
-// audio (audio-body.ts).
+// never is), sent once per `send` (a resend is the paid call's decision, paid-call.ts `resend`), returned at the
+// service's status (Sent: its 2xx, or what a call without one saw), and a 2xx answer read to its audio (audio-body.ts).
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { inspect, type InspectOptions } from 'node:util';
 import { Agent, FormData, request, type Dispatcher } from 'undici';
 import { z } from 'zod';
 import { detectAudioFormat, SNIFF_BYTES, type AudioFormat } from '../audio/codecs/format.ts';
+import { countCharacters } from '../characters.ts';
 import { redactSecrets, silentLogger, type Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import {
@@ -19,23 +19,22 @@ import {
   UndeliveredError,
   UnexpectedResponseError,
   VoiceApiError,
-  type ChargeAnswer,
   type UsageInfo,
 } from './errors.ts';
 import { withoutEchoes, withoutSecretRuns } from './echoes.ts';
 import {
+  answered,
   Call,
   errorForStatus,
   header,
-  isRetryable,
   KeyState,
   type KeyStateSnapshot,
   parseServiceMessage,
   requestIdOf,
   type ResponseHeaders,
-  retryDelayMs,
   type RetryPolicy,
   serviceAnswered,
+  type NotOk,
   usageOf,
 } from './response.ts';
 import {
@@ -124,9 +123,8 @@ export const DEFAULT_TIMEOUTS: Readonly<Timeouts> = Object.freeze({
   bodyIdleMs: 15_000,
   totalMs: 120_000,
 });
-export const DEFAULT_MAX_RETRIES = 2;
 const DEFAULT_RETRY: Readonly<RetryPolicy> = Object.freeze({
-  maxRetries: DEFAULT_MAX_RETRIES,
+  maxRetries: 2,
   baseDelayMs: 500,
   maxDelayMs: 8_000,
 });
@@ -135,13 +133,13 @@ export interface VoiceApiClientOptions {
   /** e.g. `https://api.example.com`; endpoints live under `/v1` below it. */
   baseUrl: string;
   apiKey: string;
-  /** Retries after the first attempt. */
+  /** Resends after the first attempt, each of a request that never left (the paid call's, paid-call.ts `resend`). */
   maxRetries?: number;
   timeouts?: Partial<Timeouts>;
   logger?: Logger;
   retryBaseDelayMs?: number;
   retryMaxDelayMs?: number;
-  /** Counts each HTTP exchange (retries too) by status (0: no answer) and time to the response headers. */
+  /** Counts each HTTP exchange (resends too) by status (0: no answer) and time to the response headers. */
   metrics?: Pick<Metrics, 'voiceApiRequest'> | undefined;
   /** How much audio a request's text may bring (audioBound); DEFAULT_AUDIO_LIMITS otherwise. */
   audioLimits?: Partial<AudioLimits>;
@@ -149,10 +147,13 @@ export interface VoiceApiClientOptions {
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
-  /** Aborted once nobody waits for the answer any more. Before any status the call is cut (maybe charged: the service
+  /** Aborted once nobody waits for the answer any more. Before any status the call is broken off (maybe charged: the service
    * bills at its 2xx, and may have just then); once a status arrived the call ends by it: a 2xx is read to its end, any
    * other ends the call with no further attempt. */
   letGo?: AbortSignal | undefined;
+  /** A resend's (paid-call.ts `resend`, logged): its number, the wait before it, and the end of its first send's total
+   * timeout (NotOk `deadline`), one timeout for every attempt. */
+  resend?: { retry: number; delayMs: number; deadline: number } | undefined;
 }
 
 /** A paid request as the client sends it. */
@@ -166,12 +167,10 @@ export type PaidAnswer<R extends PaidRequest> = R extends { endpoint: 'voice-clo
   ? CloneVoiceResponse
   : AudioResponse;
 
-/** What a call came to at the service's status (response.ts `Call`): accepted (its 2xx: charged; the caller writes that
- * down, then reads the answer, whose failures are charged), or ended without a 2xx, not charged or maybe charged, its
- * error a typed one (VoiceApiError, its `charge` said) but for a bug here, shown as it is. */
-export type Sent<T> =
-  | { kind: 'accepted'; answer: ServiceAnswer; read(): Promise<T> }
-  | { kind: Exclude<ChargeAnswer, 'charged'>; error: unknown };
+/** A call at the service's status: ok (its 2xx: the caller writes it down, then reads the answer, saying how what
+ * breaks it off past its 2xx is marked, `pastOk`), or ended without a 2xx, with what it saw (NotOk), never what it
+ * cost: the paid call decides that (paid-call.ts). */
+export type Sent<T> = { kind: 'ok'; answer: ServiceAnswer; read(pastOk?: Call['pastOk']): Promise<T> } | NotOk;
 
 /** What an answer's headers say of it: the service's request ID and its usage figures. */
 interface IdAndUsage {
@@ -208,6 +207,8 @@ interface Outgoing {
   text: string;
   /** The member's words (its text, its tone): never kept from what comes back (echoes.ts). */
   said: readonly string[];
+  /** The voice it is said in: its ID is never taken out of what comes back (echoes.ts). */
+  voice?: string | undefined;
   /** Built for every attempt, so a multipart body can be re-sent. */
   body: () => { payload: string | FormData; contentType?: string };
   accept: string;
@@ -216,8 +217,8 @@ interface Outgoing {
 /** What a 2xx answer gives the caller; once it holds a stream, the call ends when that stream closes. */
 type Finish<T> = (received: Received, call: Call) => T | Promise<T>;
 
-/** A call at the service's 2xx status: accepted and charged, its body not read yet. */
-interface Accepted {
+/** A call at the service's 2xx status: charged, its body not read yet. */
+interface OkCall {
   status: number;
   headers: ResponseHeaders;
   source: Readable;
@@ -229,7 +230,7 @@ const closedError = () => new ConnectionError('The Voice API client was closed',
 
 /** A call's answer, or its error once it ended without a 2xx. */
 function answerOf<T>(sent: Sent<T>): Promise<T> {
-  if (sent.kind === 'accepted') return sent.read();
+  if (sent.kind === 'ok') return sent.read();
   throw sent.error;
 }
 
@@ -281,13 +282,14 @@ function numbers<T extends object>(
   ) as T;
 }
 
-/** The Voice API client: one keep-alive pool, requests validated locally, failures typed, transient ones retried. */
+/** The Voice API client: one keep-alive pool, requests validated locally, failures typed, one attempt per send. */
 export class VoiceApiClient {
   readonly #apiKey: string;
   readonly #baseUrl: string;
   readonly #origin: string;
   readonly #timeouts: Timeouts;
-  readonly #retry: RetryPolicy;
+  /** The resends a paid call may make of a send (paid-call.ts `resend`): configuration, never applied here. */
+  readonly retry: Readonly<RetryPolicy>;
   readonly #logger: Logger;
   readonly #agent: Agent;
   readonly #calls = new Set<Call>();
@@ -296,7 +298,7 @@ export class VoiceApiClient {
   readonly #keyState = new KeyState();
   #closed = false;
 
-  /** What the service last said about the key (401, 429, 5xx, accepted) and when: the owner console's. */
+  /** What the service last said about the key (401, 429, 5xx, 2xx) and when: the owner console's. */
   get keyState(): KeyStateSnapshot {
     return this.#keyState.snapshot;
   }
@@ -328,7 +330,7 @@ export class VoiceApiClient {
     this.#audioLimits = numbers(options.audioLimits ?? {}, DEFAULT_AUDIO_LIMITS, 'audioLimits.');
     const { maxRetries, retryBaseDelayMs: baseDelayMs, retryMaxDelayMs: maxDelayMs } = options;
     const retry = numbers({ maxRetries, baseDelayMs, maxDelayMs }, DEFAULT_RETRY, 'retry ', true);
-    this.#retry = { ...retry, maxRetries: Math.floor(retry.maxRetries) };
+    this.retry = { ...retry, maxRetries: Math.floor(retry.maxRetries) };
     this.#logger = (options.logger ?? silentLogger).child({ component: 'voice-api' });
     this.#agent = new Agent({
       connect: { timeout: this.#timeouts.connectMs },
@@ -338,7 +340,7 @@ export class VoiceApiClient {
     });
   }
 
-  /** A paid request sent, and what it came to at the service's status (`Sent`): accepted, its answer read next
+  /** A paid request sent, and what it came to at the service's status (`Sent`): ok, its answer read next
    * (`read`), or ended without a 2xx and whether it may have been charged. Nothing is retried after a 2xx. */
   send<R extends PaidRequest>(request: R, options: CallOptions = {}): Promise<Sent<PaidAnswer<R>>> {
     const sent =
@@ -367,7 +369,8 @@ export class VoiceApiClient {
     const outgoing = () => {
       const schema = endpoint === 'tts' ? TtsRequestSchema : EmotionTtsRequestSchema;
       const json = JSON.stringify(validateRequest(schema, body, endpoint));
-      return this.#jsonRequest(endpoint, json, body.text, [body.text, (body as TtsRequest).tone_instruction ?? '']);
+      const said = [body.text, (body as TtsRequest).tone_instruction ?? ''];
+      return this.#jsonRequest(endpoint, json, body.text, said, 'voice_id' in body ? body.voice_id : body.voice);
     };
     const audio = (r: Received, call: Call) =>
       r.format === undefined ? this.#notAudio(r, call) : this.#audioResponse(r, r.format, call, body.text);
@@ -442,7 +445,7 @@ export class VoiceApiClient {
   toJSON(): Record<string, unknown> {
     return {
       baseUrl: this.#baseUrl,
-      maxRetries: this.#retry.maxRetries,
+      maxRetries: this.retry.maxRetries,
       timeouts: { ...this.#timeouts },
       closed: this.#closed,
     };
@@ -452,76 +455,64 @@ export class VoiceApiClient {
     return `VoiceApiClient ${inspectFn(this.toJSON(), options)}`;
   }
 
-  #jsonRequest(operation: Operation, json: string, text: string, said: readonly string[]): Outgoing {
+  #jsonRequest(operation: Operation, json: string, text: string, said: readonly string[], voice?: string): Outgoing {
     const body = () => ({ payload: json, contentType: 'application/json' });
-    return { operation, text, said, body, accept: 'audio/*' };
+    return { operation, text, said, voice, body, accept: 'audio/*' };
   }
 
-  /** Runs attempts until the service accepts the request or the call fails for good: what it came to, returned. */
+  /** One attempt, up to the service's 2xx or the call's end without one: what it came to, returned. */
   async #send<T>(build: () => Outgoing, options: CallOptions, finish: Finish<T>): Promise<Sent<T>> {
-    const call = new Call(options.signal, this.#timeouts.totalMs, (c) => this.#calls.delete(c));
+    const call = new Call(
+      options.signal,
+      this.#timeouts.totalMs,
+      (c) => this.#calls.delete(c),
+      options.resend?.deadline,
+    );
     this.#calls.add(call);
-    let accepted: Accepted;
+    let ok: OkCall;
     try {
       const outgoing = build();
       if (this.#closed) throw closedError();
       call.letGoOn(options.letGo);
-      accepted = await this.#attempts(outgoing, call);
+      const { retry: attempt, delayMs } = options.resend ?? {};
+      if (attempt) this.#logger.warn({ operation: outgoing.operation, attempt, delayMs }, 'Voice API call retrying');
+      call.begin();
+      ok = await this.#attempt(outgoing, call).catch((thrown: unknown) => {
+        const error = this.#typed(thrown, call);
+        const { status, requestId, name } = error;
+        this.#logger.debug({ operation: outgoing.operation, status, requestId, error: name }, 'Voice API call failed');
+        throw error;
+      });
     } catch (error) {
       call.end();
-      return call.unaccepted(error);
+      return { kind: 'not-ok', error, reached: call.reached, answer: call.answer, deadline: call.deadline };
     }
-    const answer = { status: accepted.status, ...idAndUsage(accepted.headers) };
-    return { kind: 'accepted', answer, read: () => this.#read(accepted, call, finish) };
+    const answer = { status: ok.status, ...idAndUsage(ok.headers) };
+    const read = (pastOk?: Call['pastOk']) => {
+      call.pastOk = pastOk;
+      return this.#read(ok, call, finish);
+    };
+    return { kind: 'ok', answer, read };
   }
 
-  /** An accepted call's answer read; whatever ends it is charged. A stream handed over ends the call when it closes. */
-  async #read<T>(accepted: Accepted, call: Call, finish: Finish<T>): Promise<T> {
+  /** A 2xx call's answer read; whatever ends it marked as its reader said. A stream handed over ends the call when it closes. */
+  async #read<T>(ok: OkCall, call: Call, finish: Finish<T>): Promise<T> {
     try {
-      return await finish(await this.#received(accepted, call), call);
+      return await finish(await this.#received(ok, call), call);
     } catch (thrown) {
       const error = thrown instanceof UndeliveredError ? thrown : this.#typed(thrown, call);
       const { status, requestId, name } = error;
-      this.#logger.debug({ operation: accepted.operation, status, requestId, error: name }, 'Voice API call failed');
-      throw call.cut(error);
+      this.#logger.debug({ operation: ok.operation, status, requestId, error: name }, 'Voice API call failed');
+      throw call.breakOff(error);
     } finally {
       if (!call.handedOver) call.end();
     }
   }
 
-  async #attempts(outgoing: Outgoing, call: Call): Promise<Accepted> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        call.begin();
-        return await this.#attempt(outgoing, call);
-      } catch (thrown) {
-        const error = this.#typed(thrown, call);
-        const { status, requestId, name } = error;
-        const context = { operation: outgoing.operation, attempt, status, requestId, error: name };
-        // This attempt's answer is over: a let-go from here cuts the wait, and nothing is attempted again.
-        call.answered = false;
-        const wait = this.#retryWait(error, attempt, call);
-        if (wait === undefined) {
-          this.#logger.debug(context, 'Voice API call failed');
-          throw error;
-        }
-        this.#logger.warn({ ...context, delayMs: wait }, 'Voice API call failed; retrying');
-        await call.sleep(wait);
-      }
-    }
-  }
-
-  #retryWait(error: VoiceApiError, attempt: number, call: Call): number | undefined {
-    if (call.reason !== undefined || call.letGo || !isRetryable(error) || attempt > this.#retry.maxRetries)
-      return undefined;
-    const wait = retryDelayMs(error, attempt, this.#retry);
-    // A wait that would outlast the total timeout only delays the same outcome.
-    return wait === undefined || wait >= call.remainingMs() ? undefined : wait;
-  }
-
-  /** One HTTP exchange, up to a 2xx status: the service accepted (and charged). Throws typed errors for everything else. */
-  async #attempt(outgoing: Outgoing, call: Call): Promise<Accepted> {
+  /** One HTTP exchange, up to a 2xx status: the service took (and charged) it. Throws typed errors for everything else. */
+  async #attempt(outgoing: Outgoing, call: Call): Promise<OkCall> {
     const { payload, contentType } = outgoing.body();
+    const before = { used: this.#keyState.used, characters: countCharacters(outgoing.text) };
     let response: Dispatcher.ResponseData;
     const started = performance.now();
     const observe = (status: number) =>
@@ -541,30 +532,32 @@ export class VoiceApiClient {
       });
     } catch (error) {
       observe(0);
-      throw call.noAnswer(this.#asVoiceApiError(error, call, 'request'), error);
+      call.noAnswer(error);
+      throw this.#asVoiceApiError(error, call, 'request');
     }
     const { statusCode: status, headers, body: source } = response;
     // Its answer has begun: it ends by it, whoever lets go of it now (CallOptions `letGo`).
     call.answered = true;
     observe(status);
-    // Charged from a 2xx: the caller writes it down before a byte of the body is read (and nothing is retried).
-    if (call.accepts(status)) {
-      this.#keyState.heard(status, outgoing.operation, headers);
+    // A 2xx: the caller writes it down before a byte of the body is read (and nothing is retried).
+    if (status >= 200 && status < 300) {
+      this.#keyState.heard(status, outgoing.operation, headers, true);
       return { status, headers, source, operation: outgoing.operation, said: outgoing.said };
     }
-    // Who answered decides whether it may have been charged: the service itself, or a gateway in front of it.
+    // Who answered (the service itself, or a gateway in front of it) and its figures: the facts the caller judges by.
     const bytes = await readCapped(source, ERROR_BODY_CAP);
-    this.#keyState.heard(status, outgoing.operation, headers, bytes);
-    const said = this.#serviceMessage(bytes, outgoing.said);
+    const answer = (call.answer = answered(status, headers, bytes, before));
+    call.reached = true;
+    this.#keyState.heard(status, outgoing.operation, headers, answer.proven && !answer.risen);
+    const said = this.#serviceMessage(bytes, outgoing.said, outgoing.voice);
     const error = errorForStatus(status, headers, said, Date.now(), serviceAnswered(status, headers, bytes));
-    const refused = call.refused(error, status, headers, bytes);
     call.check();
-    throw refused;
+    throw error;
   }
 
-  /** An accepted answer up to the sniffed head of its body (a clone's voice ID from JSON where no header names it). */
-  async #received(accepted: Accepted, call: Call): Promise<Received> {
-    const { status, headers, source, operation, said } = accepted;
+  /** A 2xx answer up to the sniffed head of its body (a clone's voice ID from JSON where no header names it). */
+  async #received(ok: OkCall, call: Call): Promise<Received> {
+    const { status, headers, source, operation, said } = ok;
     if (operation === 'voice-clone' && header(headers, 'x-voice-id') === undefined) {
       // Some services put the new voice's ID only in a JSON body.
       const bytes = await readCapped(source, CLONE_JSON_CAP + 1);
@@ -614,15 +607,15 @@ export class VoiceApiClient {
     return drained.then(() => meta);
   }
 
-  /** The audio handed to the caller, cut (and charged, undelivered) once it goes past what `text` can take. */
+  /** The audio handed to the caller, broken off (and charged, undelivered) once it goes past what `text` can take. */
   #audioResponse(received: Received, format: AudioFormat, call: Call, text: string): AudioResponse {
     const { status, headers, head, source } = received;
     const requestId = requestIdOf(headers);
     const usage = usageOf(headers);
     const bound = audioBound(this.#audioLimits, text, format, head.bytes);
     const body = new AudioBodyStream(head, source, {
-      // Past the 2xx: whatever cuts the audio, the service has charged it.
-      mapError: (error) => call.cut(this.#asVoiceApiError(error, call, 'body')),
+      // Past the 2xx: whatever breaks the audio off is marked as the call's reader said (the paid call: charged).
+      mapError: (error) => call.breakOff(this.#asVoiceApiError(error, call, 'body')),
       waiting: (waiting) => (waiting ? call.pauseClock() : call.resumeClock()),
       done: () => call.networkDone(),
       maxBytes: bound.maxBytes,
@@ -655,14 +648,14 @@ export class VoiceApiClient {
   }
 
   /** What the service said, without the key (or any run of it) or the member's words, in case it echoes them. */
-  #serviceMessage(bytes: Uint8Array, said: readonly string[]): string | undefined {
+  #serviceMessage(bytes: Uint8Array, said: readonly string[], voice?: string): string | undefined {
     const message = parseServiceMessage(bytes);
     return message === undefined
       ? undefined
-      : withoutEchoes(withoutSecretRuns(redactSecrets(message, [this.#apiKey]), this.#apiKey), said);
+      : withoutEchoes(withoutSecretRuns(redactSecrets(message, [this.#apiKey]), this.#apiKey), said, voice);
   }
 
-  /** A failure typed, or what cut the call. Network and undici failures carry a code; anything else is a bug here,
+  /** A failure typed, or what broke the call off. Network and undici failures carry a code; anything else is a bug here,
    * thrown as it is (never retried). */
   #typed(thrown: unknown, call: Call): VoiceApiError {
     if (call.reason === undefined && !(thrown instanceof VoiceApiError) && errorCode(thrown) === undefined)

@@ -7,13 +7,15 @@ const MIN_WORD = 4;
 /** Stands where the request's words were. */
 export const ECHO = '…';
 
-/** `message` without any word of `said` of MIN_WORD code points or more, nor any of them whole (unspaced scripts). */
-export function withoutEchoes(message: string, said: readonly string[]): string {
+/** `message` without any word of `said` of MIN_WORD code points or more, nor any of them whole (unspaced scripts), bar
+ * words of `voice` (the voice it was said in, SayBot's choice): the voice ID the service names stays whole. */
+export function withoutEchoes(message: string, said: readonly string[], voice = ''): string {
   const words = new Set<string>();
+  const echoed = (word: string) => [...word].length >= MIN_WORD && !voice.includes(word);
   for (const whole of said) {
     const trimmed = whole.trim();
-    if ([...trimmed].length >= MIN_WORD) words.add(trimmed);
-    for (const word of trimmed.split(/[\s\p{P}\p{S}]+/u)) if ([...word].length >= MIN_WORD) words.add(word);
+    if (echoed(trimmed)) words.add(trimmed);
+    for (const word of trimmed.split(/[\s\p{P}\p{S}]+/u)) if (echoed(word)) words.add(word);
   }
   let out = message;
   // Longest first: a whole text goes as one, not as the words left around a shorter one taken out of it.

@@ -104,7 +104,7 @@ export class PermissionDeniedError extends VoiceApiError {}
 /** 429 meaning the monthly character quota is used up. Never retried: only the next month helps. */
 export class QuotaExceededError extends VoiceApiError {}
 
-/** 429 that is a short rate limit (see `classify429` in response.ts); retried after `Retry-After`. */
+/** 429 that is a short rate limit (see `classify429` in response.ts); never retried (the retry rule there). */
 export class RateLimitedError extends VoiceApiError {}
 
 /** 5xx, and 408 (the service gave up waiting for us): the service failed, trying later may work. */

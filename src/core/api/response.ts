@@ -1,31 +1,28 @@
-// What the Voice API's answers say and what a call came to: headers, the service's words, the typed error for a
-// status, the key's state for the owner (KeyState); the retry rule below, whether a call may be sent again and what
-// each attempt may have cost; and one call across its attempts (Call), its timers and its let-go, and what it came
-// to (accepted, not charged, maybe charged), decided here alone as its attempts end.
-import { setTimeout as delay } from 'node:timers/promises';
+// What the Voice API's answers say: headers, the service's words, the typed error for a status, the key's state for
+// the owner (KeyState); the retry rule below (sent again, by the paid call, only if it provably never left); and one
+// call, one attempt (Call), its timers, its let-go and its facts (NotOk), never what it cost.
 import { DecoratorHandler, type Dispatcher } from 'undici';
 import {
   AbortedError,
   AuthenticationError,
   BadRequestError,
-  ConnectionError,
   PermissionDeniedError,
   QuotaExceededError,
   RateLimitedError,
   ServerError,
   TimeoutError,
   UnexpectedResponseError,
-  VoiceApiError,
+  type VoiceApiError,
   errorCode,
-  type ChargeAnswer,
   type RateLimitInfo,
   type UsageInfo,
   type VoiceApiErrorDetails,
 } from './errors.ts';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
+type Heard = { used: number | undefined; characters: number };
 
-/** Longest `Retry-After` the client waits for; a longer one is surfaced instead of slept through. */
+/** Longest `Retry-After` of a short rate limit (classify429); a longer one names the month. */
 const MAX_RETRY_AFTER_SECONDS = 60;
 
 const SERVICE_MESSAGE_MAX_CHARS = 500;
@@ -237,14 +234,14 @@ export interface KeyAnswer {
   requestId?: string | undefined;
 }
 
-/** The last answer of each kind, and the last accepted one; absent: none since start. */
-export type KeyStateSnapshot = Partial<
-  Record<'lastRefused' | 'lastLimited' | 'lastFailed' | 'lastAccepted', KeyAnswer>
->;
+/** The last answer of each kind, and the last 2xx; absent: none since start. */
+export type KeyStateSnapshot = Partial<Record<'lastRefused' | 'lastLimited' | 'lastFailed' | 'lastOk', KeyAnswer>>;
 
 export class KeyState {
   #state: KeyStateSnapshot = {};
   readonly #now: () => number;
+  /** The month's use (`X-RateLimit-Used`) of the last answer taken as the service's word: `answered`'s `since`. */
+  used: number | undefined;
 
   constructor(now: () => number = Date.now) {
     this.#now = now;
@@ -257,15 +254,13 @@ export class KeyState {
     else if (status === 401) this.#state = { ...this.#state, lastRefused: answer() };
     else if (status === 429) this.#state = { ...this.#state, lastLimited: answer() };
     else if (status >= 500 && status <= 599) this.#state = { ...this.#state, lastFailed: answer() };
-    else if (status >= 200 && status < 300) this.#state = { ...this.#state, lastAccepted: answer() };
+    else if (status >= 200 && status < 300) this.#state = { ...this.#state, lastOk: answer() };
   }
 
-  /** An answer (a refusal with its body) counted as the service's by the retry rule's proof: a 429 by its headers and
-   * its JSON error (every 429 charges nothing), any other refusal by proving nothing was charged. */
-  heard(status: number, operation: string, headers: ResponseHeaders, body?: Uint8Array): void {
-    const fromService =
-      status === 429 ? serviceAnswered(status, headers, body) : answerCharge(status, headers, body) !== 'maybe-charged';
-    this.record(status, operation, requestIdOf(headers), fromService);
+  /** An answer, and whether it is the service's word: a 2xx, or one proven its own with its figures not risen. */
+  heard(status: number, operation: string, headers: ResponseHeaders, word: boolean): void {
+    this.record(status, operation, requestIdOf(headers), word);
+    if (word) this.used = usageOf(headers)?.used ?? this.used;
   }
 
   get snapshot(): KeyStateSnapshot {
@@ -273,22 +268,14 @@ export class KeyState {
   }
 }
 
-// The retry rule, for every paid endpoint (tts, emotion-tts, voice-clone, which makes a voice): a request is sent
-// again only when it provably never reached the service (no connection opened) or the service itself answered that
-// nothing was charged (answerCharge). The proof an answer is the service's own is what only it sends: its headers
-// (`X-Request-Id`, or `X-RateLimit-Used` and `X-RateLimit-Remaining`; a 429 only by its request ID, as a rate limiter
-// in front sends figures of its own under those names), and for a status a gateway also sends, its error body too
-// (GATEWAY_ALSO_SENDS); 502 and 504 never prove anything. A 429 charged nothing, whoever sent it; the service's own
-// naming a wait the client keeps (`Retry-After`) is tried again after it, a stranger's never (it may have passed the
-// request on). Everything else may have reached the service and been charged
-// with its answer lost (a gateway's page or JSON, a 502/504, a reset or timeout after the request left, a call cut
-// mid-attempt): never sent again, spent on the books (`maybe-charged`), the member told it may have been charged
-// (never "quota used up" or "busy": that would take a stranger's word for the service's). After a 2xx nothing is sent
-// again: it is charged, whatever cuts the call afterwards (Call `cut`). A call nobody waits for any more is cut only
-// before any status (CallOptions `letGo`): unanswered, maybe charged once any of it left. `Call` keeps what a call
-// came to and marks each error with it; the client returns it (`Sent`). A refusal naming the key, the plan or the
-// month is the service's word only under the same proof (accountRefusalProven); anything else refused never marks the
-// key or the month, and is charged as this rule says.
+// The retry rule, for every paid endpoint (tts, emotion-tts, voice-clone, which makes a voice), on the facts a call
+// returns here and decided by the paid call (paid-call.ts `resend`): a request is sent again only when it provably
+// never left (no connection opened, NEVER_CONNECTED, or none of it written), as nothing on an answer proves whose it is: a proxy that let the request through (billed) may answer in the service's place, any
+// status, with the service's headers forwarded and a JSON error of its own, and sent again it is paid twice. Every
+// answer is told as it is, in the service's words when its headers and JSON error say so (serviceAnswered). A call
+// ended without a 2xx returns what it saw (NotOk, `answered`), never what it cost: the paid call decides that
+// (paid-call.ts `chargeOf`), and what ends it past its 2xx (its `read`). A call nobody waits for any more is broken off only
+// before any status (CallOptions `letGo`).
 export interface RetryPolicy {
   maxRetries: number;
   baseDelayMs: number;
@@ -297,7 +284,7 @@ export interface RetryPolicy {
 
 /** Transport failures that mean the request never reached the service (no connection was opened), so nothing can
  * have been charged. Every other failure after an attempt began (a reset, a socket closed, a timeout) may have come
- * after the service accepted and charged it: its answer is lost, not its charge. */
+ * after the service took and charged it: its answer is lost, not its charge. */
 const NEVER_CONNECTED: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -306,9 +293,6 @@ const NEVER_CONNECTED: ReadonlySet<string> = new Set([
   'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
-
-/** Statuses that only a gateway sends, about an upstream (the service) that may have had the request. */
-const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 504]);
 
 /** Whether an error body is the service's own: a JSON object saying what went wrong (`error`, `message` or
  * `detail`, the shapes part 2 of the API notes names). A proxy's page (HTML), plain text or nothing is not. */
@@ -329,40 +313,55 @@ function isServiceErrorBody(body: Uint8Array | undefined): boolean {
  * notes), and its headers prove them; an auth proxy's or a firewall's has none of its headers, so is maybe charged. */
 const GATEWAY_ALSO_SENDS = (status: number): boolean => status === 408 || status === 429 || status >= 500;
 
-/** What an answer with `status`, `headers` and `body` (undefined: it broke before it was read) says was charged: a
- * 2xx was; any other status was not only when it is provably the service's own answer (the rule above). Whatever
- * else answered may have let the request reach the service first. */
-export function answerCharge(status: number, headers: ResponseHeaders, body: Uint8Array | undefined): ChargeAnswer {
-  if (status >= 200 && status < 300) return 'charged';
-  // A 429 is a refusal, whoever sent it: the service's means over the month's limit, which it does not bill (the API
-  // notes' one meaning), and one in front of it refused the request before the service saw it (RFC 6585).
-  if (status === 429) return 'not-charged';
-  if (GATEWAY_STATUSES.has(status) || !hasServiceHeaders(headers, status)) return 'maybe-charged';
-  if (GATEWAY_ALSO_SENDS(status) && !isServiceErrorBody(body)) return 'maybe-charged';
-  return 'not-charged';
+/** What an answer that is not a 2xx proves: `proven` the service's own (what only it sends: its headers, and for a
+ * status a gateway also sends, its JSON error body); its month's use (`X-RateLimit-Used`) `risen` by the request's
+ * `characters` `since` the figure heard before it left (KeyState `used`), as a proxy that let it through forwards it;
+ * for a 429, leaving it room (else the month's own refusal, whose figures a sibling's charge or the owner's use
+ * elsewhere moved: booked spent, it would never mark the month). No figures, none heard yet, or fallen never rise. */
+export interface Answered {
+  status: number;
+  proven: boolean;
+  risen: boolean;
+}
+
+export function answered(status: number, headers: ResponseHeaders, body?: Uint8Array, since?: Heard): Answered {
+  const proven = hasServiceHeaders(headers, status) && (!GATEWAY_ALSO_SENDS(status) || isServiceErrorBody(body));
+  const { used = 0, remaining = Infinity } = usageOf(headers) ?? {};
+  const characters = Math.max(1, since?.characters ?? 0);
+  const room = status !== 429 || remaining >= characters;
+  return { status, proven, risen: used - (since?.used ?? used) >= characters && room };
+}
+
+/** What a call ended without a 2xx saw: its error (typed, but for a bug here), whether it `reached` the service (some of
+ * it written on an open connection, or answered), its answer if any, and the end of its total timeout (`deadline`,
+ * epoch ms), which a resend of it keeps (CallOptions `deadline`). */
+export interface NotOk {
+  kind: 'not-ok';
+  error: unknown;
+  reached: boolean;
+  answer: Answered | undefined;
+  deadline?: number;
 }
 
 /** Whether an error answer is provably the service's own, whatever its status: its headers and its JSON error body.
  * For a 502 or 504 this proves who speaks, never what was charged (the service may speak for an upstream of its own
- * that had the request): its words are told as the service's, its charge stays `maybe-charged` (answerCharge). */
+ * that had the request): its words are told as the service's, its charge stays `maybe-charged` (paid-call.ts). */
 export function serviceAnswered(status: number, headers: ResponseHeaders, body: Uint8Array | undefined): boolean {
   return hasServiceHeaders(headers, status) && isServiceErrorBody(body);
 }
 
 /** Whether a refusal of the key (401), the plan (403) or the month (the quota 429) is the service's own word on it: its
- * answer proven by the rule (`not-charged`: its headers and its error body). Usage figures are not asked for: the
+ * answer proven not charged (paid-call.ts `chargeOf`: its headers and its error body). Usage figures are not asked for: the
  * service documents them as optional, and its own 429 without them is still its month used up. Anything else that
  * refused so (a gateway's page, a proxy's JSON without the service's headers) says only that the service or something
  * in front of it refused. */
 export function accountRefusalProven(error: VoiceApiError): boolean {
-  if (!refusesTheAccount(error)) return false;
-  // Every 429 charges nothing: only the service's own (its request ID and its JSON error) speaks of the month.
-  return error.status === 429 ? error.fromService : error.charge === 'not-charged';
+  return refusesTheAccount(error) && error.charge === 'not-charged';
 }
 
-/** A 429 that is not the service's own word on the month: a refusal on the way, nothing charged, told as busy. */
-export function busyOnTheWay(error: VoiceApiError): boolean {
-  return error.status === 429 && error.charge === 'not-charged' && !accountRefusalProven(error);
+/** The service's own 429 that is not its word on the month (a short wait, or its figure leaving enough): busy. */
+export function serviceBusy(error: VoiceApiError): boolean {
+  return error instanceof RateLimitedError && error.charge === 'not-charged';
 }
 
 const refusesTheAccount = (error: VoiceApiError): boolean =>
@@ -374,35 +373,12 @@ export function refusedOnTheWay(error: VoiceApiError): boolean {
   return refusesTheAccount(error) || error instanceof RateLimitedError;
 }
 
-/** Which failures are worth another attempt: only those that charged nothing (the rule above) and may pass if tried
- * again: the service's own 5xx or 408 (ServerError), its short rate limit, a connection that never opened. Never
- * 400/401/403 or the quota 429 (the same again), timeouts, unexpected responses or aborts; nor a 429 from something in
- * front of the service: booked as charging nothing, it may still have passed the request on first. */
-export function isRetryable(error: VoiceApiError): boolean {
-  if (error.charge !== 'not-charged') return false;
-  if (error instanceof RateLimitedError) return error.fromService;
-  return error instanceof ConnectionError || error instanceof ServerError;
+/** The wait before retry number `retry` (1-based): capped exponential backoff with full jitter. */
+export function retryDelayMs(retry: number, policy: RetryPolicy, random = Math.random): number {
+  return Math.round(random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1)));
 }
 
-/** The wait before retry number `retry` (1-based), or undefined when the error must surface instead:
- * `Retry-After` when the service sent one (up to 60 s; a longer one is not slept through), otherwise capped
- * exponential backoff with full jitter. A 429 is tried again once at most: one that lasts is the member's "busy". */
-export function retryDelayMs(
-  error: VoiceApiError,
-  retry: number,
-  policy: RetryPolicy,
-  random = Math.random,
-): number | undefined {
-  if (error.status === 429 && retry > 1) return undefined;
-  const retryAfter = error.rateLimit?.retryAfterSeconds;
-  if (retryAfter !== undefined) {
-    return retryAfter > MAX_RETRY_AFTER_SECONDS ? undefined : Math.ceil(retryAfter * 1000);
-  }
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
-  return Math.round(random() * ceiling);
-}
-
-/** One call across its attempts, and what it came to by the rule above. `end()` removes every timer and listener (at the
+/** One call (one attempt), and its facts by the rule above. `end()` removes every timer and listener (at the
  * stream's close once handed over). */
 export class Call {
   readonly #controller = new AbortController();
@@ -415,40 +391,42 @@ export class Call {
   #pausedRemaining: number | undefined;
   #timer: NodeJS.Timeout | undefined;
   #reason: VoiceApiError | undefined;
-  /** What carries the audio to the caller (AudioBodyStream), cut short with the call. */
-  #stream: { cut(error: Error): void } | undefined;
+  /** What carries the audio to the caller (AudioBodyStream), broken off with the call. */
+  #stream: { breakOff(error: Error): void } | undefined;
   #ended = false;
   /** Some byte of the attempt under way reached its socket (Noting). */
   #left = false;
-  /** Some attempt may have reached the service without its answer reaching us: maybe charged. */
-  #unheard = false;
-  /** The service's 2xx: whatever cuts the call from here cuts a charged one. */
-  #accepted = false;
-  /** The attempt under way has its status: it ends by that answer, never cut by a let-go. */
+  /** The attempt may have reached the service (NotOk `reached`); one that never did may be sent again. */
+  reached = false;
+  /** The attempt under way's answer, not a 2xx (NotOk `answer`). */
+  answer: Answered | undefined;
+  /** How the reader of its 2xx's answer marks what breaks the call off past it (Sent `read`, the paid call's rule). */
+  pastOk: (<E extends VoiceApiError>(error: E) => E) | undefined;
+  /** The attempt under way has its status: it ends by that answer, never broken off by a let-go. */
   answered = false;
-  /** Nobody waits for the answer any more (CallOptions `letGo`): nothing is attempted again. */
-  letGo = false;
   /** Audio is the caller's (handOver): the call stays open, abort still applying, until its stream closes. */
   handedOver = false;
 
-  constructor(callerSignal: AbortSignal | undefined, totalMs: number, onEnd: (call: Call) => void) {
+  constructor(callerSignal: AbortSignal | undefined, totalMs: number, onEnd: (call: Call) => void, deadline?: number) {
     this.#callerSignal = callerSignal;
     this.#totalMs = totalMs;
-    this.#deadline = Date.now() + totalMs;
+    this.#deadline = deadline ?? Date.now() + totalMs;
     this.#onEnd = onEnd;
     if (callerSignal?.aborted) {
       this.#onCallerAbort();
       return;
     }
     callerSignal?.addEventListener('abort', this.#onCallerAbort, { once: true });
-    this.#arm(totalMs);
+    this.#arm(this.#deadline - Date.now());
   }
 
-  /** An attempt begins, unless the call was cut: nothing of it has left, nor has any of its answer arrived. */
+  /** An attempt begins, unless the call was broken off: nothing of it has left, nor has any of its answer arrived. */
   begin(): void {
     this.check();
     this.answered = false;
     this.#left = false;
+    this.reached = false;
+    this.answer = undefined;
   }
 
   /** `handler` as it is, the attempt's request noted as it leaves: what an attempt with no answer may have cost. */
@@ -456,40 +434,15 @@ export class Call {
     return new Noting(handler, () => (this.#left = true));
   }
 
-  /** An attempt ended with no status: `error` marked with what it may have cost. One let go of while its connection
-   * opens is dropped by undici before it writes anything, and cannot have been charged, whatever error it ends with. */
-  noAnswer<E extends VoiceApiError>(error: E, thrown: unknown): E {
-    const unheard = this.#left && !NEVER_CONNECTED.has(errorCode(thrown) ?? '');
-    return this.#mark(error, unheard ? 'maybe-charged' : 'not-charged');
+  /** An attempt ended with no status, by `thrown`. One let go of while its connection opens is dropped by undici
+   * before it writes anything, and cannot have reached the service, whatever error it ends with. */
+  noAnswer(thrown: unknown): void {
+    this.reached = this.#left && !NEVER_CONNECTED.has(errorCode(thrown) ?? '');
   }
 
-  /** Whether `status` accepts the call (a 2xx): charged from here, whatever cuts it. */
-  accepts(status: number): boolean {
-    this.#accepted = status >= 200 && status < 300;
-    return this.#accepted;
-  }
-
-  /** A refusal (an answer other than a 2xx) marked with what it says was charged (answerCharge). */
-  refused<E extends VoiceApiError>(error: E, status: number, headers: ResponseHeaders, body: Uint8Array): E {
-    return this.#mark(error, answerCharge(status, headers, body));
-  }
-
-  #mark<E extends VoiceApiError>(error: E, charge: ChargeAnswer): E {
-    this.#unheard ||= charge === 'maybe-charged';
-    return error.chargedAs(charge);
-  }
-
-  /** What a call that ended without a 2xx came to, its error marked with it: maybe charged when some attempt may have
-   * reached the service unheard, else not charged (refused before it was sent, or every answer said so). */
-  unaccepted(error: unknown): { kind: Exclude<ChargeAnswer, 'charged'>; error: unknown } {
-    const kind = this.#unheard ? 'maybe-charged' : 'not-charged';
-    if (error instanceof VoiceApiError) error.chargedAs(kind);
-    return { kind, error };
-  }
-
-  /** `error` marked charged once the call was accepted; before that, its attempt's answer marks it. */
-  cut<E extends VoiceApiError>(error: E): E {
-    return this.#accepted ? error.chargedAs('charged') : error;
+  /** `error` as what breaks the call off: past its 2xx, marked as its reader said (`pastOk`); before, as it is. */
+  breakOff<E extends VoiceApiError>(error: E): E {
+    return this.pastOk?.(error) ?? error;
   }
 
   #arm(ms: number): void {
@@ -509,8 +462,8 @@ export class Call {
     return this.#reason;
   }
 
-  remainingMs(): number {
-    return this.#deadline - Date.now();
+  get deadline(): number {
+    return this.#deadline;
   }
 
   /** CallOptions `letGo`: nobody waits any more; a call with its status (a 2xx one goes on) ends by that answer. */
@@ -521,7 +474,6 @@ export class Call {
   }
 
   readonly #onLetGo = (): void => {
-    this.letGo = true;
     if (!this.answered)
       this.fail(
         new AbortedError('nobody waits for the answer any more: the call was closed before the service answered'),
@@ -530,25 +482,17 @@ export class Call {
 
   fail(reason: VoiceApiError): void {
     if (this.#reason !== undefined || this.#ended) return;
-    this.#reason = this.cut(reason);
+    this.#reason = this.breakOff(reason);
     this.#clearTimer();
     this.#controller.abort(reason);
-    this.#stream?.cut(reason);
+    this.#stream?.breakOff(reason);
   }
 
   check(): void {
     if (this.#reason !== undefined) throw this.#reason;
   }
 
-  async sleep(ms: number): Promise<void> {
-    try {
-      await delay(ms, undefined, { signal: this.#controller.signal });
-    } catch (error) {
-      throw this.#reason ?? error;
-    }
-  }
-
-  handOver(stream: { cut(error: Error): void }): void {
+  handOver(stream: { breakOff(error: Error): void }): void {
     this.#stream = stream;
     this.handedOver = true;
   }

@@ -304,12 +304,13 @@ export function partPackets(
   return createOpusPacketStream(audio.body, audio.format, { signal, encoding });
 }
 
-/** What the player uses. 64 kb/s mono is above Xiph's range for fullband speech, so complexity 5 loses nothing audible
- * (bench/opus-floor.ts: pitch within 0.5 Hz, level within 0.05 dB, half the CPU of 10 stereo). CELT only: hybrid
- * SILK+CELT cost two to three times as much per frame and drifted pitch by 2 Hz. */
+/** What the player uses. 64 kb/s mono is above Xiph's range for fullband speech, so complexity 4 loses nothing audible
+ * (bench/opus-floor.ts: pitch within 0.5 Hz, level within 0.05 dB). Below 5 libopus drops CELT's pitch pre-filter,
+ * whose search was a third of a transcoding worker's CPU a frame: it sharpens harmonics when bits are short, and they
+ * are not. CELT only: hybrid SILK+CELT cost two to three times as much per frame and drifted pitch by 2 Hz. */
 export const OPUS_ENCODER_SETTINGS: Readonly<OpusSettings> = {
   channels: 'source',
-  complexity: 5,
+  complexity: 4,
   bitrate: 64_000,
   celtOnly: true,
   thread: 'workers',
@@ -334,7 +335,7 @@ export function createOpusPacketStream(
 ): Readable {
   let stages: Duplex[];
   const settings = options.encoding ?? OPUS_ENCODER_SETTINGS;
-  const encode = (decode: DecodeTo48kStream): Duplex[] => [decode, createOpusEncoder(() => decode.channels, settings)];
+  const encode = (decode: DecodeTo48kStream): Duplex[] => [decode, createOpusEncoder(decode, settings)];
   const choose = (source: 1 | 2): 1 | 2 => encoderSpec(settings, source).channels;
   if ((format === 'wav' || format === 'mp3') && settings.thread === 'workers' && settings.decode === 'workers') {
     const { complexity, bitrate, celtOnly, channels } = settings;

@@ -7,9 +7,10 @@
 // (voicevoxScales, below). An OpenAI-compatible speech server (Kokoro-FastAPI, speaches, openedai-speech, LocalAI):
 // `GET {base}/audio/voices` (many have none: 404) and `POST {base}/audio/speech`, with its bearer token when the owner
 // set one; it has `speed` (0.25..4) alone: SayBot's speed as it is; pitch and volume are SayBot's to apply.
-import { parseEngineVoiceId, SPEECH_VOICE_NAME, STYLE_ID, type EngineName } from '../voice-catalogue/voices.ts';
+import { engineOf, SPEECH_VOICE_NAME, STYLE_ID, type EngineName } from '../voice-catalogue/voices.ts';
 import { changesAudio, type AudioEffects } from '../audio/effects/effect-types.ts';
 import type { EnginesConfig, ListedSpeechVoice } from './engine-settings.ts';
+import type { ServiceRequest } from '../settings/speech-request.ts';
 import { EngineError, EngineExchange, NOT_LISTED, type EngineDeadlines } from './engine-http.ts';
 
 /** SayBot's effects for one line, each as its member set it (absent: unset). */
@@ -41,6 +42,14 @@ export function splitEffects(
     ...(changesAudio(byEngine) ? { engine: byEngine } : {}),
     ...(changesAudio(bySayBot) ? { effects: bySayBot } : {}),
   };
+}
+
+/** An engine voice's request with the member's effects split (splitEffects); any other, or one split already, as is. */
+export function engineControlled<R extends Pick<ServiceRequest, 'voice' | 'effects' | 'engine'>>(request: R): R {
+  const { effects, ...rest } = request;
+  const engine = engineOf(request.voice)?.engine;
+  if (engine === undefined || effects === undefined || request.engine !== undefined) return request;
+  return { ...rest, ...splitEffects(engine, effects) } as R;
 }
 
 export type EngineClient = VoicevoxClient | SpeechServerClient;
@@ -212,7 +221,7 @@ export function kokoroLanguage(name: string): string | undefined {
 
 /** The language an engine voice's ID says: VOICEVOX's are Japanese, a speech server's as its name says (Kokoro's way). */
 export function engineVoiceLanguage(id: string): string | undefined {
-  const parsed = parseEngineVoiceId(id);
+  const parsed = engineOf(id);
   if (parsed === undefined) return undefined;
   return parsed.engine === 'voicevox' ? 'ja' : kokoroLanguage(parsed.engineVoice);
 }

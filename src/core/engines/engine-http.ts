@@ -13,7 +13,7 @@ import { Agent, request } from 'undici';
 import { discard } from '../api/audio-body.ts';
 import { connectionReason, errorCode } from '../api/errors.ts';
 import { parseWavHeader, MAX_WAV_HEADER_BYTES } from '../audio/codecs/wav.ts';
-import { MAX_FREE_LINE_SECONDS } from '../audio/workers/job-thread.ts';
+import { MAX_FREE_LINE_SECONDS } from '../characters.ts';
 
 /** Milliseconds. */
 export interface EngineDeadlines {

@@ -1,7 +1,7 @@
 // The engines' variables read from their text (VOICEVOX_URL, SPEECH_SERVER_URL and its key, model and voices,
 // FREE_VOICES) into their part of the configuration (EnginesConfig), each problem one line naming the variable, for
 // src/core/config.ts, which validates the environment once.
-import { parseEngineVoiceId, SPEECH_VOICE_NAME, type EngineName } from '../voice-catalogue/voices.ts';
+import { engineOf, espeakVoice, SPEECH_VOICE_NAME, type EngineName } from '../voice-catalogue/voices.ts';
 
 export const ENGINE_VARIABLES = [
   'VOICEVOX_URL',
@@ -82,18 +82,10 @@ function listedVoices(text: string, problems: string[]): ListedSpeechVoice[] {
   return voices;
 }
 
-/** Whether an ID is one of eSpeak NG's voices (src/core/voice-catalogue/voices.ts `isEspeakVoice`, which config.ts
- * gives: the engines depend on nothing of eSpeak NG's). */
-type EspeakVoiceTest = (id: string) => boolean;
-
-function freeVoiceChoice(
-  value: string,
-  variables: EngineVariables,
-  isEspeakVoice: EspeakVoiceTest,
-): { choice: FreeVoiceChoice } | { problem: string } {
+function freeVoiceChoice(value: string, variables: EngineVariables): { choice: FreeVoiceChoice } | { problem: string } {
   if (value === 'espeak') return { choice: { kind: 'espeak' } };
-  if (isEspeakVoice(value)) return { choice: { kind: 'free', voice: value } };
-  const engine = parseEngineVoiceId(value);
+  if (espeakVoice(value)) return { choice: { kind: 'free', voice: value } };
+  const engine = engineOf(value);
   if (engine === undefined)
     return {
       problem: `names ${JSON.stringify(value.slice(0, 80))}, which is not espeak, a free voice (free-en-f) or an engine's voice (voicevox:3, speech:af_heart)`,
@@ -105,12 +97,7 @@ function freeVoiceChoice(
   return { choice: { kind: 'engine', engine: engine.engine, voice: value } };
 }
 
-function freeVoices(
-  text: string,
-  variables: EngineVariables,
-  problems: string[],
-  isEspeakVoice: EspeakVoiceTest,
-): Record<string, FreeVoiceChoice> {
+function freeVoices(text: string, variables: EngineVariables, problems: string[]): Record<string, FreeVoiceChoice> {
   const choices: Record<string, FreeVoiceChoice> = {};
   for (const entry of text.split(',').map((e) => e.trim())) {
     const equals = entry.indexOf('=');
@@ -128,7 +115,7 @@ function freeVoices(
       problems.push(`FREE_VOICES names the language ${key} twice`);
       continue;
     }
-    const read = freeVoiceChoice(value, variables, isEspeakVoice);
+    const read = freeVoiceChoice(value, variables);
     if ('problem' in read) problems.push(`FREE_VOICES ${read.problem}`);
     else choices[key] = read.choice;
   }
@@ -136,10 +123,7 @@ function freeVoices(
 }
 
 /** The engines' part of the configuration, and one line per problem (each naming its variable). */
-export function readEngineVariables(
-  variables: EngineVariables,
-  isEspeakVoice: EspeakVoiceTest,
-): { engines: EnginesConfig; problems: string[] } {
+export function readEngineVariables(variables: EngineVariables): { engines: EnginesConfig; problems: string[] } {
   const problems: string[] = [];
   const urlOf = (name: 'VOICEVOX_URL' | 'SPEECH_SERVER_URL'): string | undefined => {
     const value = variables[name];
@@ -164,8 +148,7 @@ export function readEngineVariables(
       `SPEECH_SERVER_MODEL must be a model name (letters, digits, _ . : / -, at most 100); got ${JSON.stringify(model.slice(0, 100))}`,
     );
   const listed = voices === undefined ? undefined : listedVoices(voices, problems);
-  const choices =
-    variables.FREE_VOICES === undefined ? {} : freeVoices(variables.FREE_VOICES, variables, problems, isEspeakVoice);
+  const choices = variables.FREE_VOICES === undefined ? {} : freeVoices(variables.FREE_VOICES, variables, problems);
   return {
     problems,
     engines: {

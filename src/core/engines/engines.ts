@@ -3,19 +3,19 @@
 // share of the engine's slots, through its backoff), and how each is doing; made from the configuration's `engines`
 // (src/core/config.ts), offering and speaking nothing when none is configured. Each engine has its own client
 // (src/core/engines/engine-clients.ts), voice list, slots and backoff (EngineCircuit, below): a line never waits behind
-// another engine's. A server's share is eSpeak NG's pool's (FairShares, src/core/audio/workers/job-thread.ts), its
+// another engine's. A server's share is eSpeak NG's pool's (src/core/audio/workers/fair-shares.ts), its
 // slot held until the line's streamed audio ends. Voices are fetched at start and every `refreshMs` (ten minutes), one
 // fetch at a time, its timer never keeping the process alive; a failed fetch keeps the last answer's voices (an engine
-// restarting is not one without voices); a voice a fetch no longer lists is unknown from then on.
-import { parseEngineVoiceId, type EngineName } from '../voice-catalogue/voices.ts';
+// restarting is not one without voices), read again out of turn for a voice it lacks or refuses (`recheck`).
+import { engineOf, type EngineName } from '../voice-catalogue/voices.ts';
 import type { Readable } from 'node:stream';
-import type { AudioEffects } from '../audio/effects/effect-types.ts';
-import { FairShares, FREE_LINES_PER_GUILD, workClassOf, type ShareOptions } from '../audio/workers/job-thread.ts';
-import { estimateSpeechSeconds } from '../characters.ts';
+import { FairShares, FREE_LINES_PER_GUILD, type ShareOptions } from '../audio/workers/fair-shares.ts';
+import { workClassOf } from '../audio/workers/job-thread.ts';
+import { estimateSpeechSeconds, MAX_ENGINE_LINE_CHARACTERS } from '../characters.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import { DEFAULT_ENGINE_DEADLINES, ENGINE_TITLES, EngineError, type EngineDeadlines } from './engine-http.ts';
 import {
-  splitEffects,
+  engineControlled,
   engineVoiceLanguage,
   SpeechServerClient,
   VoicevoxClient,
@@ -25,10 +25,6 @@ import {
   type SpokenWav,
 } from './engine-clients.ts';
 import type { EnginesConfig } from './engine-settings.ts';
-
-/** The longest text one line may send: the integration splits longer texts as for the Voice API. VOICEVOX takes the
- * text in its URL's query (1000 kana are about 9 KB escaped, within what its server reads). */
-const MAX_TEXT_CHARS = 1000;
 
 /** Whose line it is: an engine's slots serve servers in turn and hold each to its share. */
 interface EngineOwner {
@@ -79,8 +75,8 @@ interface Engine {
   client: EngineClient;
   queue: FairShares;
   circuit: EngineCircuit;
-  /** Its voices by ID, in the order it lists them. */
-  byId: ReadonlyMap<string, EngineVoice>;
+  /** Its voices by ID, in the order its last answer listed them; undefined until it first answers. */
+  byId?: ReadonlyMap<string, EngineVoice> | undefined;
   /** Whether the last fetch of its voices answered. */
   answered?: boolean;
   /** The last fetch's failure in words; undefined when it answered. */
@@ -88,6 +84,7 @@ interface Engine {
   /** The last failure of a line, in words; cleared by an answer. */
   lineFailure?: string | undefined;
   fetching?: Promise<boolean> | undefined;
+  rereadAt?: number; // before when recheck reads no list again
   timer?: NodeJS.Timeout | undefined;
 }
 
@@ -115,7 +112,6 @@ export class Engines {
           busy: (words) => new EngineError(engine, 'busy', words),
         }),
         circuit: new EngineCircuit(options.circuit),
-        byId: new Map(),
       });
     }
   }
@@ -131,7 +127,7 @@ export class Engines {
 
   /** Every voice the engines offer now, VOICEVOX's first. */
   voices(): readonly EngineVoice[] {
-    return [...this.#engines.values()].flatMap((engine) => [...engine.byId.values()]);
+    return [...this.#engines.values()].flatMap((engine) => [...(engine.byId?.values() ?? [])]);
   }
 
   /** Whether the engine of this voice ID is configured and down now (failed lately, or its voices never fetched). */
@@ -142,7 +138,23 @@ export class Engines {
 
   /** The voice of this ID if an engine offers it now; undefined: not offered (not an engine's ID, or not now). */
   voice(id: string): EngineVoice | undefined {
-    return this.#engineOf(id)?.byId.get(id);
+    return this.#engineOf(id)?.byId?.get(id);
+  }
+
+  /** Whether the voice's engine lists it: false where no such engine is set up, undefined until its engine answers. */
+  lists(id: string): boolean | undefined {
+    const engine = this.#engineOf(id);
+    return engine === undefined ? false : engine.byId?.has(id);
+  }
+
+  /** Reads its engine's list again where it lacks the voice (added since) or `refused` it: sharing a read under way,
+   * at most once in 5 s per engine (never per keystroke), never while the engine is down. */
+  async recheck(id: string, refused = false): Promise<void> {
+    const engine = this.#engineOf(id);
+    if (!engine?.answered || engine.circuit.blocked || (engine.byId?.has(id) && !refused)) return;
+    if (Date.now() < (engine.rereadAt ?? 0)) return;
+    engine.rereadAt = Date.now() + 5_000;
+    await this.#refresh(engine);
   }
 
   /** The language the voice reads, where known: its engine's word, else what its ID says. */
@@ -150,14 +162,13 @@ export class Engines {
     return this.voice(id)?.language ?? engineVoiceLanguage(id);
   }
 
-  /** A member's effects on this voice, split between its engine and SayBot. */
-  splitEffects(id: string, effects: AudioEffects): ReturnType<typeof splitEffects> {
-    return splitEffects(parseEngineVoiceId(id)?.engine ?? 'speech', effects);
-  }
+  /** A request with the member's effects split between its engine and SayBot: engine-clients.ts decides which. */
+  readonly controlled = engineControlled;
 
-  /** Whether `error` is an engine's failure that eSpeak NG may stand in for (not a server over its share: busy). */
+  /** Whether `error` is an engine's failure that eSpeak NG may stand in for (not a server over its share, nor a voice
+   * not in its list: the rule refuses that one, voice-choice.ts). */
   failed(error: unknown): boolean {
-    return error instanceof EngineError && error.reason !== 'busy';
+    return error instanceof EngineError && error.reason !== 'busy' && error.reason !== 'unknown-voice';
   }
 
   /** One part's audio for the part source: `synthesize`, its class as SayBot's other audio work's (the seconds it will
@@ -178,7 +189,7 @@ export class Engines {
    * its first samples), its audio streaming on in `body`; its slot in the engine's queue is held until that body is
    * over. Rejects with an EngineError (its `reason`: `down` at once while the engine is down, its voice list never
    * fetched included), or with the signal's reason when aborted (waiting, the line leaves the queue; under way, its
-   * request is cut and its slot freed). `long`: long work, which never takes the engine's last slot (FairShares). */
+   * request is cut and its slot released). `long`: long work, which never takes the engine's last slot (FairShares). */
   async synthesize(
     text: string,
     voiceId: string,
@@ -188,28 +199,23 @@ export class Engines {
     long = false,
   ): Promise<EngineSpeech> {
     signal?.throwIfAborted();
-    const name = parseEngineVoiceId(voiceId)?.engine ?? 'speech';
-    const engine = this.#engineOf(voiceId);
-    if (engine === undefined || this.#closed)
-      throw new EngineError(name, 'unknown-voice', 'no such engine is configured');
+    const engine = this.#closed ? undefined : this.#engineOf(voiceId);
     // Down: fails at once, without a place in the queue; its backoff over, its voice list is the probe.
-    if (engine.circuit.blocked) throw this.#downError(engine);
-    if (!engine.answered && !(await this.#refresh(engine))) throw this.#downError(engine);
-    const voice = engine.byId.get(voiceId);
-    if (voice === undefined) throw new EngineError(name, 'unknown-voice', 'the voice is not offered now');
+    if (engine?.circuit.blocked) throw this.#downError(engine);
+    if (engine && !engine.answered && !(await this.#refresh(engine))) throw this.#downError(engine);
+    // Whether it is offered is the rule's (requireVoice); this is the fact it asks of: not in its list now, not sent.
+    const voice = engine?.byId?.get(voiceId);
+    const name = engineOf(voiceId)?.engine ?? 'speech';
+    if (engine === undefined || voice === undefined) throw new EngineError(name, 'unknown-voice', 'not offered now');
     const length = [...text].length;
-    if (length === 0 || length > MAX_TEXT_CHARS)
-      throw new EngineError(
-        name,
-        'refused',
-        `a line must have 1 to ${MAX_TEXT_CHARS} characters (not sent); it has ${length}`,
-      );
+    const words = `a line must have 1 to ${MAX_ENGINE_LINE_CHARACTERS} characters (not sent); it has ${length}`;
+    if (length === 0 || length > MAX_ENGINE_LINE_CHARACTERS) throw new EngineError(name, 'refused', words);
     // Lines of no server (a tool, the dashboard) share one owner's share: FairShares holds the owner '' to none.
     const release = await engine.queue.take(owner.guildId === '' ? 'no-server' : owner.guildId, signal, long);
     try {
-      const admission = engine.circuit.admit();
-      if (admission === 'down') throw this.#downError(engine);
-      const spoken = await this.#send(engine, admission, text, voice, controls, owner, signal);
+      const pass = engine.circuit.pass();
+      if (pass === 'down') throw this.#downError(engine);
+      const spoken = await this.#send(engine, pass, text, voice, controls, owner, signal);
       spoken.body.once('close', release);
       return spoken;
     } catch (error) {
@@ -221,7 +227,7 @@ export class Engines {
   /** The line sent, its outcome told to the engine's backoff (an abort by the caller says nothing of the engine). */
   async #send(
     engine: Engine,
-    admission: Admission,
+    pass: CircuitPass,
     text: string,
     voice: EngineVoice,
     controls: EngineControls,
@@ -231,13 +237,13 @@ export class Engines {
     const name = engine.client.engine;
     try {
       const spoken = await engine.client.synthesize(text, voice, controls, signal);
-      if (admission === 'probe') this.#logger.info({ engine: name }, 'engine answers again');
+      if (pass === 'probe') this.#logger.info({ engine: name }, 'engine answers again');
       engine.circuit.succeeded();
       engine.lineFailure = undefined;
       return { ...spoken, voice };
     } catch (error) {
       if (!(error instanceof EngineError)) {
-        if (admission === 'probe') engine.circuit.released();
+        if (pass === 'probe') engine.circuit.released();
         throw error;
       }
       engine.lineFailure = error.message;
@@ -248,12 +254,13 @@ export class Engines {
       if (error.marksDown && !wasDown)
         this.#logger.warn({ ...context, retryAt: engine.circuit.retryAt }, `engine marked down: ${error.message}`);
       else this.#logger.info(context, `engine line failed: ${error.message}`);
+      if (error.reason === 'refused') await this.recheck(voice.id, true);
       throw error;
     }
   }
 
   #engineOf(id: string): Engine | undefined {
-    const parsed = parseEngineVoiceId(id);
+    const parsed = engineOf(id);
     return parsed === undefined ? undefined : this.#engines.get(parsed.engine);
   }
 
@@ -282,7 +289,7 @@ export class Engines {
     const name = engine.client.engine;
     try {
       const voices = await engine.client.fetchVoices(this.#closing.signal);
-      const before = engine.byId.size;
+      const before = engine.byId?.size;
       engine.byId = new Map(voices.map((voice) => [voice.id, voice]));
       engine.answered = true;
       engine.listFailure = undefined;
@@ -312,7 +319,7 @@ export class Engines {
           engine: engine.client.engine,
           url: engine.client.url,
           answers,
-          voices: engine.byId.size,
+          voices: engine.byId?.size ?? 0,
           lastFailure: engine.listFailure ?? engine.lineFailure,
           down: engine.circuit.down,
           ...(engine.circuit.retryAt === undefined ? {} : { retryAt: engine.circuit.retryAt }),
@@ -355,7 +362,7 @@ interface CircuitOptions {
 
 const DEFAULT_CIRCUIT: Readonly<Omit<CircuitOptions, 'now'>> = Object.freeze({ baseMs: 2_000, maxMs: 10_000 });
 
-type Admission = 'go' | 'probe' | 'down';
+type CircuitPass = 'go' | 'probe' | 'down';
 
 export class EngineCircuit {
   readonly #options: CircuitOptions;
@@ -389,7 +396,7 @@ export class EngineCircuit {
 
   /** Whether a line may go now: `go` (up), `probe` (down, its backoff over, no probe out: this line is the one; report
    * its outcome), or `down` (fail at once). */
-  admit(): Admission {
+  pass(): CircuitPass {
     if (this.#failures === 0) return 'go';
     if (this.blocked) return 'down';
     this.#probing = true;

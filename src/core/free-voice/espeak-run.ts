@@ -14,6 +14,7 @@ import type { EspeakJob, EspeakReply } from './espeak-protocol.ts';
 import type { SpokenRun } from './reading/read-line.ts';
 import { joinWavFiles } from '../audio/codecs/wav-file.ts';
 import { settingUp } from '../audio/workers/thread-setup.ts';
+import { MOST_CHARACTERS_PER_SECOND } from '../characters.ts';
 
 /** The part of the package's Emscripten module the worker uses. */
 interface EspeakInstance {
@@ -62,9 +63,6 @@ class EspeakStopped extends Error {}
 
 /** The line could only make audio far past the job's `maxSeconds`: a cap, not a failure of eSpeak NG. */
 class TooLong extends Error {}
-
-/** More characters a second than any voice says: a line read longer than this surely makes too much audio. */
-const MOST_CHARACTERS_PER_SECOND = 40;
 
 /** A line's WAV, and the cap it was cut at when eSpeak NG made more audio than `maxSeconds`. */
 type Spoken = Pick<Extract<EspeakReply, { ok: true }>, 'wav' | 'cutAt'>;
@@ -227,7 +225,7 @@ function describe(thrown: unknown): string {
 /**
  * Answers each job of this thread's parent with eSpeak NG speaking the runs `read(job)` makes of it, each in its own
  * voice, joined: espeak-worker.ts reads the line (./reading/read-line.ts) and gives each run's text as
- * espeak-text.ts makes it; nothing else in SayBot gives it anything else.
+ * reading/read-line.ts' espeakText makes it; nothing else in SayBot gives it anything else.
  */
 export function serveEspeak(read: Read, japaneseLoaded: () => boolean): void {
   parentPort?.on('message', (job: EspeakJob) => void answer(job, read, japaneseLoaded));

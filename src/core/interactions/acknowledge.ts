@@ -31,9 +31,9 @@ export function responseStarted(interaction: AnsweredInteraction): boolean {
   return firstResponse.has(interaction) || interaction.deferred || interaction.replied;
 }
 
-/** Sends the first response, for a caller that found none started; what follows awaits it (settled()). */
+/** Sends the first response, for a caller that found none started; what follows awaits it (responseDone()). */
 export function startResponse(interaction: AnsweredInteraction, send: () => Promise<unknown>): Promise<unknown> {
-  // Discord's "too late" (10062) marks the token gone before anyone awaiting this sees it (settled()).
+  // Discord's "too late" (10062) marks the token gone before anyone awaiting this sees it (responseDone()).
   const sent = send().catch((error: unknown) => {
     noteIfTokenGone(interaction, error);
     throw error;
@@ -61,7 +61,7 @@ export async function acknowledgeAsVoiceMessage(interaction: AnsweredInteraction
 /** Whether this deferral went: not when a first response went before it, or when the token was gone. */
 async function defer(interaction: AnsweredInteraction, flags?: MessageFlags.Ephemeral): Promise<boolean> {
   if (responseStarted(interaction)) {
-    await settled(interaction);
+    await responseDone(interaction);
     return false;
   }
   try {
@@ -79,7 +79,7 @@ export function isDeferredAsVoiceMessage(interaction: AnsweredInteraction): bool
 }
 
 /** Waits for a first response on its way, so that what follows knows whether to reply or to edit. */
-export async function settled(interaction: AnsweredInteraction): Promise<void> {
+export async function responseDone(interaction: AnsweredInteraction): Promise<void> {
   await firstResponse.get(interaction)?.catch(() => undefined);
 }
 

@@ -15,9 +15,10 @@ import { t } from '../i18n/catalogue.ts';
 export const MAX_CHOICES = 25;
 const clip = (s: string) => (s.length > 100 ? `${s.slice(0, 99)}…` : s);
 
+/** Each word typed is in a field, in any order: "English friendly" finds "English · friendly female". */
 function matches(typed: string, ...fields: string[]): boolean {
-  const needle = typed.trim().toLocaleLowerCase();
-  return needle === '' || fields.some((f) => f.toLocaleLowerCase().includes(needle));
+  const words = typed.toLocaleLowerCase().split(/\s+/).filter(Boolean);
+  return words.every((word) => fields.some((f) => f.toLocaleLowerCase().includes(word)));
 }
 
 /** Voices for the `voice` autocomplete: the server's clones first (kept whatever the language), then the presets. */

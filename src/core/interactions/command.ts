@@ -19,7 +19,7 @@ import type { Accounting } from '../quota/accounting.ts';
 import type { SpeechPipeline } from '../order/pipeline.ts';
 import type { Store } from '../store/types.ts';
 import type { EnginePort } from '../sourcing/engine-port.ts';
-import type { Seats } from '../voice/seats.ts';
+import type { GuildReading, Seats } from '../voice/seats.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
 
 /** What must hold for a command, or one of its subcommands, to run. Every command runs only in a server. */
@@ -41,14 +41,8 @@ export interface Requirements extends Preconditions {
 /** A message context menu's: it has no subcommands. */
 export type MenuRequirements = Omit<Requirements, 'subcommands'>;
 
-/**
- * Where the bot reads text channels aloud, by guild then voice channel, while it reads: each binding's text channel
- * and the voice channel it speaks in. A member elsewhere may not pull the bot out of such a voice channel.
- */
-export type ChannelReading = ReadonlyMap<
-  string,
-  ReadonlyMap<string, { readonly textChannelId: string; readonly voiceChannelId: string }>
->;
+/** Where the bot reads aloud, by guild (GuildReading); a member elsewhere may not pull it out of those channels. */
+export type ChannelReading = ReadonlyMap<string, GuildReading>;
 
 /** Every service a command may ask for, given only as its `uses` say (router.ts); features add theirs by merging. */
 export interface CommandContext {

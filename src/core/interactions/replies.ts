@@ -1,7 +1,7 @@
 import { MessageFlags, type APIActionRowComponent, type APIButtonComponent, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../log.ts';
 import type { AnsweredInteraction } from './command.ts';
-import { noteIfTokenGone, responseStarted, settled, startResponse, tokenGone } from './acknowledge.ts';
+import { noteIfTokenGone, responseDone, responseStarted, startResponse, tokenGone } from './acknowledge.ts';
 import { commandNameOf } from './command-loader.ts';
 import type { DescribedFailure } from './failures.ts';
 import { t, type MessageKey, type MessageParams } from '../i18n/catalogue.ts';
@@ -71,7 +71,7 @@ async function replyInInteraction(
   files: AttachmentPayload[],
   components?: ShownComponents,
 ): Promise<boolean> {
-  await settled(interaction);
+  await responseDone(interaction);
   if (tokenGone(interaction)) return false;
   const extra = components === undefined ? {} : { components };
   try {
@@ -107,7 +107,7 @@ export async function showFailure(
     'command failed',
   );
   const content = t(interaction.locale, failure.message.key, failure.message.params);
-  await settled(interaction);
+  await responseDone(interaction);
   if (!tokenGone(interaction)) {
     try {
       if (!responseStarted(interaction)) {

@@ -52,7 +52,6 @@ export async function handleInteraction(interaction: Interaction, door: Door, st
   // Served here: not while stopping, nor in a server the owner did not choose, before anything is looked up or paid.
   if (stopping) return turnAway(interaction, 'stopping', door, log);
   if (!chosenByOwner(door.chosen, interaction.guildId)) return turnAway(interaction, 'guild-not-chosen', door, log);
-  // Which command, by the interaction's kind.
   if (interaction.isAutocomplete())
     return autocomplete(interaction, slashCommandOf(commands, interaction.commandName), context);
   if (interaction.isButton()) {
@@ -91,7 +90,6 @@ export async function handleInteraction(interaction: Interaction, door: Door, st
       if (outside && interaction.isChatInputCommand()) {
         await outside(interaction, servicesFor(context, command));
       } else {
-        // Its preconditions, then the command.
         enforcePreconditions(interaction, command.requires);
         await execute(command, interaction, context);
       }

@@ -12,33 +12,10 @@ import type { EditableFormat } from '../audio/effects/effect-types.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
 import { createOpusPacketStream, partPackets } from '../cache/audio-fill.ts';
 import { renderVoiceMessage, type VoiceMessage } from '../voice-message/render.ts';
-import type { PartSource } from '../sourcing/part-source.ts';
-import type { SpeechAudio, FetchedPart, OrderAccount } from '../sourcing/order-account.ts';
+import { orderedPart, recorded, type PartSource } from '../sourcing/part-source.ts';
+import type { SpeechAudio, OrderAccount } from '../sourcing/order-account.ts';
 import { leavesPaidParts } from '../quota/money.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
-
-/** An order as its parts are fetched: what the part source reads, and where fetches' findings go (order.ts learnt). */
-export interface PartsOrder extends OrderAccount {
-  learnt?(part: FetchedPart, line: SpeechRequest): void;
-}
-
-/** One part's audio for `order`; what its fetch learnt (a stand-in, a cut) is recorded before the audio goes on. */
-export async function orderedPart(
-  source: PartSource,
-  request: SpeechRequest,
-  text: string,
-  signal: AbortSignal,
-  order?: PartsOrder,
-): Promise<SpeechAudio> {
-  return recorded(await source.fetchPart(request, text, signal, order), request, order);
-}
-
-/** What a fetch learnt, recorded for `order` before its audio goes on; its failure thrown. */
-function recorded(part: FetchedPart, request: SpeechRequest, order: PartsOrder | undefined): SpeechAudio {
-  order?.learnt?.(part, request);
-  if ('failure' in part) throw part.failure;
-  return part.audio;
-}
 
 /** SpeechPipeline's check before each part: throws what ends it (RightsRevokedError, a deleted voice's error). */
 export type PartCheck = () => Promise<void>;
@@ -52,7 +29,7 @@ export async function partsFile(
   source: PartSource,
   request: SpeechRequest,
   texts: readonly string[],
-  order: PartsOrder,
+  order: OrderAccount,
   allowed: PartCheck,
 ): Promise<{ files: RenderedFile[]; seconds: number; restFailed?: unknown }> {
   const parts: PartPieces[] = [];
@@ -115,7 +92,7 @@ export async function readPart(
   source: PartSource,
   request: SpeechRequest,
   text: string,
-  order: PartsOrder,
+  order: OrderAccount,
   allowed: PartCheck,
 ): Promise<PartPieces> {
   await allowed();
@@ -125,7 +102,7 @@ export async function readPart(
     return { format: response.format, bytes: await gather(response.body as AsyncIterable<Buffer>) };
   } catch (error) {
     // None of it delivered yet: an engine failing once its audio began is backed up as one failing before it.
-    const standIn = await source.backupAfter(request, text, error, signal, order);
+    const standIn = await source.standInAfter(request, text, error, signal, order);
     if (standIn === undefined) throw error;
     const audio = recorded(standIn, request, order);
     return { format: audio.format, bytes: await gather(audio.body as AsyncIterable<Buffer>) };
@@ -168,7 +145,7 @@ export async function partsVoiceMessage(
   source: PartSource,
   request: SpeechRequest,
   texts: readonly string[],
-  order: PartsOrder,
+  order: OrderAccount,
   allowed: PartCheck,
 ): Promise<{ message: VoiceMessage; restFailed?: unknown }> {
   const signal = order.ended ?? new AbortController().signal;

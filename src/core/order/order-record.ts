@@ -1,4 +1,4 @@
-// One order's record from acceptance to settlement (Order): what was asked, its phase, what acceptance settled, what
+// One order's record from acceptance to settlement (Order): what was asked, its phase, what acceptance decided, what
 // its parts' fetches learnt, and its front-end's three events. The pipeline (src/core/order/pipeline.ts) runs it; only
 // its own methods change it (test/structure/order-fields.test.ts).
 import type { Refusal } from '../refusal.ts';
@@ -6,7 +6,7 @@ import type { SpeechRequest, StandIn } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount } from '../sourcing/order-account.ts';
 import type { Admission } from '../quota/capacity.ts';
 import type { QuoteAllowance } from '../quota/ledger.ts';
-import type { Charge } from '../quota/paid-call.ts';
+import type { Charge } from '../quota/accounting.ts';
 import type { StillAllowed } from './rights.ts';
 import type {
   AcceptedTerms,
@@ -65,14 +65,13 @@ export class Order implements OrderAccount, OrderEvents {
   #lineCutAt: number | undefined;
   #restFailed: unknown;
   readonly #end = new AbortController();
+  /** Aborted once it is settled or refused, or its paid voice is refused for money (a free voice stands in). */
   readonly #over = new AbortController();
-  /** Its paid voice refused for money and a free voice standing in (accept). */
-  readonly #fellBack = new AbortController();
   /**
    * What its parts counted free as in flight wait under (PartSource.needs): aborted once it is settled or refused, its
    * render ended or a free voice stands in. Not `ended`: a settled line may still go to the cache.
    */
-  readonly waits = AbortSignal.any([this.#end.signal, this.#over.signal, this.#fellBack.signal]);
+  readonly waits = AbortSignal.any([this.#end.signal, this.#over.signal]);
   readonly #events = {
     accepted: Promise.withResolvers<Acceptance>(),
     firstAudio: Promise.withResolvers<FirstFrame>(),
@@ -160,13 +159,13 @@ export class Order implements OrderAccount, OrderEvents {
     this.#lines = lines;
   }
 
-  /** Acceptance settled: from here its parts may be fetched. */
+  /** Acceptance decided: from here its parts may be fetched. */
   accept(terms: AcceptedTerms): void {
     this.#enter('accepted');
     this.#lines = terms.lines;
     this.#fallback = terms.fallback;
     // Its paid voice refused, the flights its paid parts were counted free by wait for it no more.
-    if (terms.fallback !== undefined) this.#fellBack.abort();
+    if (terms.fallback !== undefined) this.#over.abort();
     this.#late = terms.late;
     this.#charge = terms.charge;
     this.#admission = terms.admission;
@@ -213,7 +212,7 @@ export class Order implements OrderAccount, OrderEvents {
     this.#end.abort(reason);
   }
 
-  /** What a part's fetch learnt (clips.ts orderedPart); a part answering after delivery is over changes nothing. */
+  /** What a part's fetch learnt (part-source.ts orderedPart); a part answering after delivery is over changes nothing. */
   learnt(part: FetchedPart, line: SpeechRequest): void {
     if (this.#phase !== 'sourcing') return;
     if (part.standIn !== undefined) this.#stoodIn.set(line, (this.#standIn = part.standIn));

@@ -2,7 +2,7 @@
 // src/core/order/pipeline.ts; the order's record, `Order`, is src/core/order/order-record.ts).
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { VoiceMessage } from '../voice-message/render.ts';
-import type { Accepted } from '../quota/money.ts';
+import type { MoneyTerms } from '../quota/money.ts';
 import type { Refusal } from '../refusal.ts';
 import type { StandIn, SpeechRequest } from '../settings/speech-request.ts';
 import type { GuildPlayer, Turn } from '../voice/guild-player.ts';
@@ -30,7 +30,7 @@ export interface Requester {
 export interface RequestPolicy {
   /** Waits out the member cooldown between paid requests (src/core/quota/accounting.ts); day and month budgets always hold. */
   memberCooldown: boolean;
-  /** May be refused by the queue bounds and the free-request rate (src/core/quota/capacity.ts, money.ts). */
+  /** May be refused by the queue bounds and the free-request rate (src/core/quota/money.ts). */
   queueBounded: boolean;
   /** Its member may /stop its clips without a moderator's rights (src/features/player/player-control.ts). */
   requesterMayStop: boolean;
@@ -94,7 +94,7 @@ export interface FirstFrame {
 /** An order as its front-end sees it: three events (Order below is the whole order). */
 export interface OrderEvents {
   /**
-   * Settles once the text is split, the free checks passed and the characters held; rejects with a Refusal, a
+   * Resolves once the text is split, the free checks passed and the characters held; rejects with a Refusal, a
    * SpeechInputError or another typed error before anything is paid. Voice: the clips ahead; the join and the first
    * request are already under way, and the front-end acknowledges beside them, never before.
    */
@@ -125,7 +125,7 @@ export type SpeechOutcome = (
       timeline?: SceneTimeline;
     }
 ) & {
-  /** The free voice that spoke for a failing service (stand-in) or engine (backup), and why: the front-end says so. */
+  /** The free voice that spoke in place of a failing service or engine (its stand-in), and why: the front-end says so. */
   standIn?: StandIn;
   /** A scene's audio proved longer than its cap (seconds) and was cut there: the front-end says so. */
   cutAt?: number;
@@ -133,7 +133,7 @@ export type SpeechOutcome = (
   lineCutAt?: number;
   /** A scene cut in voice: how many of its lines were begun before the cut (a file's `timeline` says it). */
   linesBeforeCut?: number;
-  /** Ended early or part-way after paid calls left: `paid`, `delivered` of it, `unconfirmed` (maybe charged). */
+  /** What its paid calls spent: `paid`, `delivered` of it, `unconfirmed` (maybe charged). */
   spent?: { paid: number; delivered?: number; unconfirmed?: number };
   /** A file holding only the parts paid before a later one failed: why the rest is missing. */
   partWay?: unknown;
@@ -160,10 +160,10 @@ export interface VoicePlace {
 }
 
 /**
- * What acceptance settles (Money's `Accepted`: the lines as they will be spoken, or a plain request refused for money
+ * What acceptance decides (Money's `MoneyTerms`: the lines as they will be spoken, or a plain request refused for money
  * in their free-voice version, and what they are held and paid on), and its place in voice.
  */
-export type AcceptedTerms = Accepted<SpokenLine> & {
+export type AcceptedTerms = MoneyTerms<SpokenLine> & {
   /** Clips ahead of it in the guild's queue when it was accepted (voice). */
   ahead?: number;
   /** Voice only: where it is played, and its turn there. */

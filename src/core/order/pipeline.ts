@@ -8,7 +8,6 @@ import type { Metrics } from '../metrics/metrics.ts';
 import type { Readable } from 'node:stream';
 import {
   fileAsVoiceMessage,
-  orderedPart,
   orderOwner,
   partsFile,
   partsVoiceMessage,
@@ -23,14 +22,21 @@ import { sceneClip, type SceneClip, type SceneCut } from './scene-clip.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { RightsRevokedError, type OrderRights, type RightsAnswered } from './rights.ts';
 import { RightsWatch } from './rights-watch.ts';
-import { Money, type Accepted, type Priced } from '../quota/money.ts';
-import { checkEstimatedSeconds, checkFreeLineSeconds } from '../quota/capacity.ts';
+import { Money, type MoneyTerms } from '../quota/money.ts';
+import type { Admission } from '../quota/capacity.ts';
 import type { Accounting } from '../quota/accounting.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import type { SpeechRequest } from '../settings/speech-request.ts';
 import type { SceneLine, SceneQuote, SceneTimeline } from './scene-types.ts';
-import type { PartSource } from '../sourcing/part-source.ts';
-import { estimatePlanSeconds, estimateRequestSeconds, freeLineLimit, splitText } from '../characters.ts';
+import { orderedPart, type PartSource } from '../sourcing/part-source.ts';
+import {
+  checkEstimatedSeconds,
+  checkFreeLineSeconds,
+  estimatePlanSeconds,
+  estimateRequestSeconds,
+} from '../characters.ts';
+import { partTexts } from '../sourcing/part-request.ts';
+import { requireVoice } from '../sourcing/voice-choice.ts';
 import type { QueueBounds } from '../config.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type {
@@ -46,7 +52,6 @@ import type {
 import { Order, discard } from './order-record.ts';
 
 export type { SpeechRequest } from '../settings/speech-request.ts';
-export type { SceneLine, SceneQuote, SceneTimeline } from './scene-types.ts';
 export type * from './order.ts';
 
 /** What the speech pipeline is made with. */
@@ -115,12 +120,12 @@ export class SpeechPipeline {
 
   /** Takes `asked` as one Order and runs it (#run); refused by its rights, it is never taken. */
   speak(asked: SpeechOrder): OrderEvents & RightsAnswered {
-    const admitted = this.rights.admit(asked);
-    if (admitted.kind === 'refused') return refusedByRights(admitted.error);
-    const order = new Order(admitted.order);
+    const verdict = this.rights.allow(asked);
+    if (verdict.kind === 'refused') return refusedByRights(verdict.error);
+    const order = new Order(verdict.order);
     // A bug left over (a phase out of turn once its outcome was told) is logged, never the process's end.
     this.#run(order).catch((error: unknown) => this.#log.error({ err: error }, 'an order ended out of turn'));
-    const { privately, postsPrivately } = admitted;
+    const { privately, postsPrivately } = verdict;
     return {
       accepted: order.accepted,
       firstAudio: order.firstAudio,
@@ -135,7 +140,8 @@ export class SpeechPipeline {
     // After this turn: its front-end holds its events before anything of it is decided.
     await Promise.resolve();
     let place: VoicePlace | undefined;
-    let paid: Accepted<SpokenLine> | undefined;
+    let admission: Admission | undefined;
+    let paid: MoneyTerms<SpokenLine> | undefined;
     try {
       // Its lines split into parts, and what costs nothing checked first.
       order.split(this.#linesOf(order.asked));
@@ -144,16 +150,24 @@ export class SpeechPipeline {
       const seconds = estimatePlanSeconds(order.lines);
       // A scene lasts at most MAX_SCENE_SECONDS, which only its audio proves: its estimate is refused first.
       if (order.scene) checkEstimatedSeconds(seconds, MAX_SCENE_SECONDS, 'scene');
-      // In voice, its turn in its seat's queue is held from here: /stop, /skip and /leave end it while accepted.
-      place = this.#hold(order, clips);
-      // Who pays for each part, or why not (the money's one owner), by what the part source says each costs.
-      const seat = order.target.kind === 'voice' ? order.target.seat.bot.index : undefined;
-      const queued = seat === undefined ? undefined : { seat, clips, seconds };
-      paid = await this.#money.accept(order, queued, this.#priced(order));
+      // In voice, its place in its seat's queue is taken from here: /stop, /skip and /leave end it while accepted.
+      place = this.#place(order, clips);
+      // Who pays for each part, or why not (Money): the queue bounds first, then by what each costs now: nothing
+      // cached or in flight, the part source says, a flight so counted kept for the order from here (`waits`).
+      const queued = order.target.kind === 'voice' ? { seat: order.target.seat.bot.index, clips, seconds } : undefined;
+      const asked = order.lines.map((line) => this.#source.needs(line.request, line.texts, order.waits));
+      const admitted = (admission = this.#money.admit(order, queued));
+      const needs = Promise.all(asked).then((parts) => parts.flat());
+      // Refused for money: the free voice's version of the order speaks instead, where one may (Money's FOR_MONEY).
+      const freeLines = () => this.#source.standIns.forOrder(order);
+      paid = await this.#money
+        .accept(order, admitted, needs)
+        .catch((refusal: unknown) => this.#money.acceptInstead(order, admitted, refusal, freeLines));
       order.accept({ ...paid, ...(place && { ahead: place.turn.ahead, playback: place }) });
     } catch (error) {
-      // Accepted by the money but not taken by the order (a phase bug): nothing of it stays held.
+      // Refused, or accepted by the money but not taken by the order (a phase bug): nothing of it stays held.
       if (paid !== undefined) this.#money.giveBack(paid);
+      admission?.leave();
       place?.turn.done();
       order.refuse(error);
       return;
@@ -184,20 +198,11 @@ export class SpeechPipeline {
     return [{ request: asked.request, texts: this.#split(asked.request), pauseBefore: 0 }];
   }
 
-  /**
-   * What `order` costs now, as plain values for Money: each part's need (a part counted free as in flight keeps that
-   * flight for the order from here, `order.waits`), and its free voice's version (src/core/sourcing/stand-in.ts).
-   */
-  #priced(order: Order): Priced<SpokenLine> {
-    const needs = Promise.all(order.lines.map((line) => this.#source.needs(line.request, line.texts, order.waits)));
-    return { needs: needs.then((parts) => parts.flat()), standIn: this.#source.standIns.forOrder(order) };
-  }
-
-  #hold(order: Order, clips: number): VoicePlace | undefined {
+  #place(order: Order, clips: number): VoicePlace | undefined {
     const { target, requester } = order;
     if (target.kind !== 'voice') return undefined;
     const player = target.seat.player();
-    const turn = player.hold({
+    const turn = player.place({
       owner: {
         label: `${requester.command}:${requester.id}`,
         requestedBy: { userId: requester.userId, requesterMayStop: requester.policy.requesterMayStop },
@@ -222,17 +227,9 @@ export class SpeechPipeline {
     };
   }
 
-  /**
-   * A request's text in parts the service takes; in a free voice each within one line's seconds at its own rate
-   * (Japanese or Chinese kept to the service's characters would last past them). Empty text is refused.
-   */
+  /** A request's text in the parts it becomes (src/core/sourcing/part-request.ts). Empty text is refused. */
   #split(request: SpeechRequest): string[] {
-    const texts =
-      request.kind === 'ready'
-        ? [request.text]
-        : isFreeVoice(request.voice)
-          ? splitText(request.text, this.#maxChars, freeLineLimit(request.voice))
-          : splitText(request.text, this.#maxChars);
+    const texts = partTexts(request, this.#maxChars);
     if (texts.length === 0) throw new SpeechInputError({ code: 'empty-text' });
     return texts;
   }
@@ -246,11 +243,16 @@ export class SpeechPipeline {
     }));
   }
 
-  /** Its voice as a member's choice (admitVoice), and each part within a free line: refused before any hold. */
+  /** Its voice as a member's choice, and each part within a free line: refused before any hold. */
   #checkLine({ request, texts }: SpokenLine): void {
-    this.#source.checkVoice(request, true);
+    this.#voicesSpeak([{ request }], 'chosen');
     if (request.kind !== 'ready' && isFreeVoice(request.voice))
       for (const text of texts) checkFreeLineSeconds(text, request.voice);
+  }
+
+  /** The order's one question of the voice rule (voice-choice.ts): as its lines are held, and before each part. */
+  #voicesSpeak(lines: ReadonlyArray<{ request: SpeechRequest }>, as: 'part' | 'chosen' = 'part'): void {
+    for (const { request: r } of lines) if (r.kind !== 'ready') requireVoice(r.voice, this.#source.speakers, as);
   }
 
   /** Creates a cloned voice from a checked clip, its characters held like any request's (a clone is never cached). */
@@ -358,7 +360,8 @@ export class SpeechPipeline {
    */
   async #playInVoice(order: Order, voiceChannelId: string, { player, turn }: VoicePlace): Promise<SpeechOutcome> {
     const { requester } = order;
-    const allowed: PartCheck = () => this.#stillAllowed(order);
+    // Asked of the channel it plays in now: a moderator may have dragged the bot elsewhere.
+    const allowed: PartCheck = () => this.#stillAllowed(order, player.channelId ?? voiceChannelId);
     // From here to its outcome, an event that takes a right away ends it at once, not at its next part.
     const unwatch = this.#rights.watch({
       guildId: requester.guildId,
@@ -370,7 +373,8 @@ export class SpeechPipeline {
     const letGo = new AbortController();
     const signal = AbortSignal.any([turn.signal, letGo.signal]);
     const parts = order.lines.flatMap((line) => line.texts.map((text) => ({ request: line.request, text })));
-    /** Part `index`'s packets, once it is still wanted; checked again when fetched (a right taken meanwhile). */
+    /** Part `index`'s packets, once it is still wanted (not once its order ended, woken as a stop ends every order
+     * waiting); checked again when fetched (a right taken meanwhile). */
     const partPacketsOf = async (index: number): Promise<Readable> => {
       const { request, text } = parts[index] as { request: SpeechRequest; text: string };
       await allowed();
@@ -403,15 +407,12 @@ export class SpeechPipeline {
     const due = Promise.withResolvers<void>();
     try {
       if (turn.endedAs !== undefined) return endedOutcome(turn.endedAs, 0);
-      // Nothing ahead: the first part's request leaves now, beside the join; else once its turn nears. But one that
-      // would go out to find out whether characters are back waits for its turn: the one request finding out is a
-      // due order's (none other refused for it meanwhile), and the answer it gets is of the moment it plays.
       const { request, text } = parts[0] as { request: SpeechRequest; text: string };
-      const ahead = async () => {
-        await turn.near;
-        if (await this.#source.findsOut(request, text)) await due.promise;
-      };
-      next = order.ahead === 0 ? fetched(0) : ahead().then(() => fetched(0));
+      next = (async () => {
+        // Behind another order, once it plays its last clip; as the month's probe, at its turn: a due order's answer.
+        if (turn.ahead > 0 && (await turn.near.then(() => this.#source.findsOut(request, text)))) await due.promise;
+        return fetched(0);
+      })();
       next.catch(() => undefined);
       const joined = player.connect(voiceChannelId);
       joined.catch(() => undefined);
@@ -487,11 +488,11 @@ export class SpeechPipeline {
   }
 
   /** Before each part is fetched and plays: voices not deleted, server served, the front-end's `stillAllowed`. */
-  async #stillAllowed(order: Order): Promise<void> {
-    for (const line of order.lines) this.#source.checkVoice(line.request);
+  async #stillAllowed(order: Order, voiceChannelId?: string): Promise<void> {
+    this.#voicesSpeak(order.lines);
     const { requester } = order;
     if (this.#inServer?.(requester.guildId) === false) throw new RightsRevokedError({ code: 'not-served' });
-    const revoked = await order.stillAllowed?.();
+    const revoked = await order.stillAllowed?.(voiceChannelId);
     if (revoked !== undefined) throw new RightsRevokedError(revoked);
   }
 
@@ -531,10 +532,10 @@ interface Stoppable {
 
 /** Without a port (the core's own tests) an order is held to no rights but the pipeline's own. */
 const NO_RIGHTS: OrderRights = {
-  admits: () => ({ kind: 'allowed', privately: false }),
-  requireAdmitted: () => ({ kind: 'allowed', privately: false }),
+  allows: () => ({ kind: 'allowed', privately: false }),
+  requireAllowed: () => ({ kind: 'allowed', privately: false }),
   stillAllows: () => undefined,
-  admit: (order) => ({ kind: 'allowed', order, privately: false, postsPrivately: () => false }),
+  allow: (order) => ({ kind: 'allowed', order, privately: false, postsPrivately: () => false }),
 };
 
 /** An order the rights refused: nothing accepted, nothing paid; its outcome the refusal, as an order's are. */

@@ -13,7 +13,7 @@ export interface WatchedSpeech {
 }
 
 /**
- * The requests in voice by guild, bounded by what may wait in voice (src/core/quota/capacity.ts, auto-read's
+ * The requests in voice by guild, bounded by what may wait in voice (src/core/quota/capacity.ts' QueueBook, auto-read's
  * backlog). An event asks again only its guild's (its member's) requests: bounded work per event, nothing polled.
  */
 export class RightsWatch {

@@ -21,9 +21,9 @@ export interface RightsAsked {
 /** An order's rights, each asked of its effects; each reads what is known now and never waits. */
 export interface OrderRights {
   /** May an order with these effects be accepted, and must its answer be the member's alone? */
-  admits(effects: OrderEffects): RightsVerdict;
-  /** `admits`, thrown: for a front-end that must refuse before it builds its order (a scene's preview, /join). */
-  requireAdmitted(effects: OrderEffects): { privately: boolean };
+  allows(effects: OrderEffects): RightsVerdict;
+  /** `allows`, thrown: for a front-end that must refuse before it builds its order (a scene's preview, /join). */
+  requireAllowed(effects: OrderEffects): { privately: boolean };
   /** May what was accepted with these effects still be said, now (before a part is fetched or played)? */
   stillAllows(effects: OrderEffects): Revocation | undefined;
   /**
@@ -31,7 +31,7 @@ export interface OrderRights {
    * stillAllowed), with whether its answer is the member's alone now and right before its post. An order that
    * declares no effects is held to nothing of them.
    */
-  admit<Order extends RightsAsked>(
+  allow<Order extends RightsAsked>(
     order: Order,
   ): { kind: 'refused'; error: Error } | (RightsAnswered & { kind: 'allowed'; order: Order });
 }
@@ -64,9 +64,10 @@ export type Revocation =
 
 /**
  * Asked before each part is fetched and plays, and when a right may have changed: whether what was accepted may still
- * be said (voice rights, auto-read's ignore list). A Revocation ends the playing part and drops the rest, unpaid.
+ * be said (voice rights, in `voiceChannelId` when given: where it plays now; auto-read's ignore list). A Revocation
+ * ends the playing part and drops the rest, unpaid.
  */
-export type StillAllowed = () => Revocation | undefined | Promise<Revocation | undefined>;
+export type StillAllowed = (voiceChannelId?: string) => Revocation | undefined | Promise<Revocation | undefined>;
 
 /** A part, and the rest of its request, dropped because a right was taken away after acceptance. */
 export class RightsRevokedError extends Error {

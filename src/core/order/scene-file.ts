@@ -6,8 +6,9 @@ import { mixSceneOffThread, probePartOffThread } from '../audio/jobs/audio-threa
 import type { PartBytes } from '../audio/workers/byte-block-types.ts';
 import { MAX_SCENE_SECONDS } from '../audio/effects/scene-mix.ts';
 import type { EditableFormat } from '../audio/effects/effect-types.ts';
-import { orderOwner, readPart, type PartsOrder, type RenderedFile, type PartCheck } from './clips.ts';
+import { orderOwner, readPart, type RenderedFile, type PartCheck } from './clips.ts';
 import type { PartSource } from '../sourcing/part-source.ts';
+import type { OrderAccount } from '../sourcing/order-account.ts';
 import type { SpokenLine } from './order.ts';
 import type { SceneTimeline } from './scene-types.ts';
 
@@ -23,7 +24,7 @@ interface SceneFile {
 export async function sceneFile(
   source: PartSource,
   lines: readonly SpokenLine[],
-  order: PartsOrder,
+  order: OrderAccount,
   allowed: PartCheck,
   format: EditableFormat,
 ): Promise<SceneFile> {

@@ -1,55 +1,21 @@
-// Capacity: how much may wait, decided before anything is held, made or paid, for Money (src/core/quota/money.ts) to
-// refuse first: each seat's voice queue and each member's requests under way in a server (QueueBook, config.queue),
-// and the seconds caps an estimate is refused at (the estimates and their margin: src/core/characters.ts). No money is
-// decided here: what may wait costs nothing to refuse.
-import type { QueueBounds } from '../config.ts';
+// Capacity, not money: each seat's voice queue and each member's requests under way in a server, bounded by their
+// estimated seconds before anything is held, made or paid (QueueBook, config.queue), and how often one member may ask
+// for what costs no characters (FreeRequestRate). Money (src/core/quota/money.ts) asks them where an order is admitted.
 import { Refusal } from '../refusal.ts';
-import { estimateCeiling, estimateRequestSeconds } from '../characters.ts';
-import { MAX_FREE_LINE_SECONDS } from '../audio/workers/job-thread.ts';
-import type { LengthCapped } from '../audio/errors.ts';
+import type { QueueBounds } from '../config.ts';
 
-/** A plan estimated over its cap (with the margin): refused before anything is held, made or paid. */
-export class OverSecondsCapError extends Error {
-  readonly capped: LengthCapped;
-  readonly estimate: number;
-  readonly cap: number;
-
-  constructor(capped: LengthCapped, estimate: number, cap: number) {
-    super(
-      `${capped} estimated at ${estimate.toFixed(1)} s, over ${estimateCeiling(cap).toFixed(1)} s (a cap of ${cap} s)`,
-    );
-    this.name = 'OverSecondsCapError';
-    this.capped = capped;
-    this.estimate = estimate;
-    this.cap = cap;
-  }
-}
-
-export function checkEstimatedSeconds(estimate: number, cap: number, capped: LengthCapped): void {
-  if (estimate > estimateCeiling(cap)) throw new OverSecondsCapError(capped, estimate, cap);
-}
-
-/** A free line (one eSpeak NG or engine job) checked before it is queued, so no line is made to lose most of it at the cut. */
-export function checkFreeLineSeconds(text: string, voiceId: string): void {
-  checkEstimatedSeconds(
-    estimateRequestSeconds({ kind: 'tts', text, voice: voiceId }, text),
-    MAX_FREE_LINE_SECONDS,
-    'free-line',
-  );
-}
-
-// Each seat's voice queue and each member's requests under way in a server, bounded by their estimated seconds before
-// anything is held, made or paid (config.queue).
-/** One accepted request counted until its outcome; release() is idempotent. */
+/** One accepted request counted until its outcome, when it leaves the figures; leave() is idempotent. */
 export interface Admission {
-  release(): void;
+  /** What a voice request added to its seat's queue. */
+  readonly queued?: VoiceAdmission | undefined;
+  leave(): void;
 }
 
 interface AdmissionRequest {
   guildId: string;
   userId: string;
   /** A voice request: its clips and estimated seconds join its seat's voice queue (`seat`: the bot's index). */
-  voice?: VoiceAdmission;
+  queued?: VoiceAdmission;
   /** Which bounds may refuse it; a request is always counted. */
   enforce: { guild: boolean; member: boolean };
 }
@@ -85,39 +51,40 @@ export class QueueBook {
   }
 
   admit(request: AdmissionRequest): Admission {
-    const { guildId, userId, voice } = request;
+    const { guildId, userId, queued } = request;
     const queue: GuildQueue = this.#guilds.get(guildId) ?? { seats: new Map(), members: new Map(), requests: 0 };
     const mine = queue.members.get(userId) ?? 0;
     const { guildClips, guildSeconds, memberRequests } = this.#bounds;
     if (request.enforce.member && memberRequests > 0 && mine >= memberRequests)
       throw new Refusal({ code: 'queue-member-full', limit: memberRequests, queued: mine });
-    const seat = voice && (queue.seats.get(voice.seat) ?? { clips: 0, seconds: 0 });
+    const seat = queued && (queue.seats.get(queued.seat) ?? { clips: 0, seconds: 0 });
     // A lone request always fits (its length is bounded by the command's own maximum): the bound is on waiting.
-    if (voice && seat && request.enforce.guild && seat.clips > 0) {
-      if (guildClips > 0 && seat.clips + voice.clips > guildClips)
+    if (queued && seat && request.enforce.guild && seat.clips > 0) {
+      if (guildClips > 0 && seat.clips + queued.clips > guildClips)
         throw new Refusal({ code: 'queue-guild-full', bound: 'clips', limit: guildClips, queued: seat.clips });
-      if (guildSeconds > 0 && seat.seconds + voice.seconds > guildSeconds) {
-        const queued = Math.ceil(seat.seconds);
-        throw new Refusal({ code: 'queue-guild-full', bound: 'seconds', limit: guildSeconds, queued });
+      if (guildSeconds > 0 && seat.seconds + queued.seconds > guildSeconds) {
+        const waiting = Math.ceil(seat.seconds);
+        throw new Refusal({ code: 'queue-guild-full', bound: 'seconds', limit: guildSeconds, queued: waiting });
       }
     }
     queue.members.set(userId, mine + 1);
     queue.requests += 1;
-    if (voice && seat) {
-      seat.clips += voice.clips;
-      seat.seconds += voice.seconds;
-      queue.seats.set(voice.seat, seat);
+    if (queued && seat) {
+      seat.clips += queued.clips;
+      seat.seconds += queued.seconds;
+      queue.seats.set(queued.seat, seat);
     }
     this.#guilds.set(guildId, queue);
-    let released = false;
+    let gone = false;
     return {
-      release: () => {
-        if (released) return;
-        released = true;
-        if (voice && seat) {
-          seat.clips -= voice.clips;
-          seat.seconds = Math.max(0, seat.seconds - voice.seconds);
-          if (seat.clips <= 0 && queue.seats.get(voice.seat) === seat) queue.seats.delete(voice.seat);
+      queued,
+      leave: () => {
+        if (gone) return;
+        gone = true;
+        if (queued && seat) {
+          seat.clips -= queued.clips;
+          seat.seconds = Math.max(0, seat.seconds - queued.seconds);
+          if (seat.clips <= 0 && queue.seats.get(queued.seat) === seat) queue.seats.delete(queued.seat);
         }
         const left = (queue.members.get(userId) ?? 1) - 1;
         if (left > 0) queue.members.set(userId, left);
@@ -132,5 +99,51 @@ export class QueueBook {
   voiceQueue(guildId: string, seat: number): { clips: number; seconds: number } {
     const queue = this.#guilds.get(guildId)?.seats.get(seat);
     return { clips: queue?.clips ?? 0, seconds: queue?.seconds ?? 0 };
+  }
+}
+
+// How often one member may ask for what costs no characters: a line in a free voice (eSpeak NG's or an engine's, one
+// standing in for the paid voice too), a cache hit, another speed or volume, a replay, a file made into a voice
+// message, a scene's preview, a /usage chart. None of it spends, so no budget sees it, yet each may cost a render and a
+// cache entry every server shares. Per member per server in a sliding minute, in memory (a restart forgets it).
+/** Members remembered at once; past it the oldest window is dropped (it can only make a member's count smaller). */
+const MAX_MEMBERS = 10_000;
+const WINDOW_MS = 60_000;
+
+export class FreeRequestRate {
+  readonly #perMinute: number;
+  readonly #now: () => Date;
+  /** When each member's recent free requests were taken, oldest first; at most `perMinute` each. */
+  readonly #taken = new Map<string, number[]>();
+
+  /** `perMinute` 0: no limit. */
+  constructor(perMinute: number, now: () => Date) {
+    this.#perMinute = perMinute;
+    this.#now = now;
+  }
+
+  /** Counts one free request of the member, or refuses it (Refusal free-rate) when their minute is full. */
+  take(guildId: string, userId: string): void {
+    if (this.#perMinute === 0) return;
+    const key = `${guildId}:${userId}`;
+    const now = this.#now().getTime();
+    const times = (this.#taken.get(key) ?? []).filter((at) => now - at < WINDOW_MS);
+    if (times.length >= this.#perMinute) {
+      this.#taken.set(key, times);
+      const oldest = times[0] ?? now;
+      throw new Refusal({
+        code: 'free-rate',
+        limit: this.#perMinute,
+        waitSeconds: Math.max(1, Math.ceil((oldest + WINDOW_MS - now) / 1000)),
+      });
+    }
+    times.push(now);
+    // Re-inserted: the Map's order is then the order of last use, and the first key the longest unused.
+    this.#taken.delete(key);
+    this.#taken.set(key, times);
+    if (this.#taken.size > MAX_MEMBERS) {
+      const oldest = this.#taken.keys().next();
+      if (oldest.done !== true) this.#taken.delete(oldest.value);
+    }
   }
 }

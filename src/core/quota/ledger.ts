@@ -1,18 +1,17 @@
 // Money's ledger, the write-ahead journal's mechanics: it records what Accounting (src/core/quota/accounting.ts) decides,
-// deciding nothing of who pays or whether: the spends in the store (SpendLedger): each paid request written ahead,
-// answered and finished once onto its row, each saving written down, what the store refused kept and written again,
-// each write waited for no longer than the store's deadline, what a crash left settled at the next start; and /usage's
-// figures read from them (usageReport).
+// deciding nothing of who pays, whether, or which answer once: the spends in the store (SpendLedger): each paid request
+// written ahead, its answer and finish written onto its row, each saving written down, what the books keep written
+// again, what a crash left finished at the next start; and /usage's figures read from them (usageReport).
 import type { UsageInfo } from '../api/errors.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal } from '../refusal.ts';
-import type { NewSpend, QuotaState, SpendAcceptance, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
+import type { NewSpend, QuotaState, SpendConfirmation, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
 import type { OperatorBudgets } from '../config.ts';
 import { monthOf, nextDayStart, nextMonthStart } from '../calendar.ts';
 
-/** How long a request may wait on the store (its guild's turn included) before it is refused. */
+/** How long a request may wait on the store (its guild's checks before it included) before it is refused. */
 export const STORE_DEADLINE_MS = 5000;
 
 /** Errors by which PostgreSQL (or the pool) gave up waiting: the store is unavailable, not the request wrong. */
@@ -62,24 +61,22 @@ export interface QuoteAllowance {
 /** One spend: a saving, or a paid request written ahead (`owner`), then answered and finished once onto its row. */
 export interface LedgerEntry {
   readonly spend: NewSpend;
-  /** The turn to find out whether the month is back, when this request is the one on its way (Accounting's #month). */
-  turn?: string | undefined;
   id?: number;
-  /** Accepted (its 2xx), or `released` (a definite "not charged": taken back). None: no answer yet, or never. */
-  answer?: { accepted: SpendAcceptance } | 'released';
+  /** Confirmed (its 2xx), or `taken-back` (a definite "not charged"). None: no answer yet, or never. */
+  answer?: { confirmed: SpendConfirmation } | 'taken-back';
   answeredInStore?: boolean;
   outcome?: SpendOutcome;
   finishedInStore?: boolean;
 }
 
 /** Answers and finishes the store refused, kept to retry; past this the oldest is given up (its row stays spent). */
-const MAX_KEPT = 10_000;
+export const MAX_KEPT = 10_000;
 
 /**
- * Writes spends to the store. A paid request is written ahead or not sent. A saving the store refuses is kept in
- * memory, in order, and while any is (`failing`) Accounting refuses spending. A refused answer or finish changes
- * no count; a refused release leaves the spend counted (never fewer). Each is retried with the next write or flush,
- * and a restart settles what is still open (settleLeftBy).
+ * Writes spends to the store as the books say (Accounting). A spend it is told to keep (keep) stays in memory, in
+ * order, until a flush writes it. A refused answer or finish changes no count; a refused taking back leaves the spend
+ * counted (never fewer). Each is retried with the next write or flush, and a restart finishes what is still open
+ * (finishLeftBy).
  */
 export class SpendLedger {
   readonly #store: Store;
@@ -88,27 +85,23 @@ export class SpendLedger {
   readonly #unfinished: LedgerEntry[] = [];
   readonly #metrics: Pick<Metrics, 'characters'> | undefined;
   #flushing: Promise<boolean> | undefined;
-  /** Savings were left untallied in this outage (told once). */
-  #droppedSavings = false;
   /** Spends being written, so that drained() lets them reach the store before it closes. */
   readonly #writing = new Set<Promise<unknown>>();
-  readonly #deadlineMs: number;
 
-  constructor(store: Store, logger: Logger, metrics?: Pick<Metrics, 'characters'>, deadlineMs = STORE_DEADLINE_MS) {
+  constructor(store: Store, logger: Logger, metrics?: Pick<Metrics, 'characters'>) {
     this.#store = store;
     this.#log = logger;
     this.#metrics = metrics;
-    this.#deadlineMs = deadlineMs;
   }
 
-  /** Settles what the last run of `owner` left (Accounting.recover): its spends written ahead, its holds. */
+  /** Finishes what the last run of `owner` left (Accounting.recover): its spends written ahead, its holds. */
   async recover(owner: string) {
-    const spends = await this.#store.spends.settleLeftBy(owner);
+    const spends = await this.#store.spends.finishLeftBy(owner);
     const holds = await this.#store.budgets.releaseLeftBy(owner);
-    if (spends.accepted > 0 || spends.inFlight > 0 || holds > 0)
+    if (spends.confirmed > 0 || spends.inFlight > 0 || holds > 0)
       this.#log.warn(
         { code: 'books-settled-after-crash', ...spends, holds },
-        'settled what the previous run left on the books: spends accepted or still in flight as spent (undelivered), its holds released',
+        'settled what the previous run left on the books: spends confirmed or still in flight as spent (undelivered), its holds released',
       );
     return { ...spends, holds };
   }
@@ -126,19 +119,14 @@ export class SpendLedger {
     await Promise.allSettled([...this.#writing]);
   }
 
-  /** A write changing no count waits no longer than the checks: past that its spend counts as written ahead. */
-  answered(step: 'accept' | 'settle' | 'release', entry: LedgerEntry, write: Promise<void>): Promise<void> {
-    const { guildId, characters } = entry.spend;
-    const late = () =>
-      this.#log.warn(
-        { code: 'books-write-late', step, guildId, characters, deadlineMs: this.#deadlineMs },
-        'the store did not answer in time: the request goes on, its spend stays counted as written ahead',
-      );
-    return this.track(byDeadline(write, this.#deadlineMs, late));
+  /** Spends the store refused, kept to write again (keep). */
+  get unwritten(): number {
+    return this.#unwritten.length;
   }
 
-  get failing(): boolean {
-    return this.#unwritten.length > 0;
+  /** Answers and finishes the store refused, tried again with the next flush (a kept taking back still counts). */
+  get unfinished(): number {
+    return this.#unfinished.length;
   }
 
   *members(guildId?: string): Generator<string> {
@@ -149,70 +137,38 @@ export class SpendLedger {
     for (const { spend } of this.#unwritten) if (match(spend) && spend.forgotten !== 'guild') spend.forgotten = scope;
   }
 
-  /** Writes one spend; resolves once it reached the store, or was kept to write later (operator told). */
-  async write(spend: NewSpend): Promise<LedgerEntry> {
-    const entry: LedgerEntry = { spend };
-    // Counted as billed (or saved) whether or not the store takes it now: the service's bill does not wait.
+  /** A spend or saving as the service bills it (metrics), whether or not the store takes it now. */
+  count(spend: NewSpend): void {
     this.#metrics?.characters(spend.cached ? 'saved' : 'spent', spend.characters);
-    if (this.failing) {
-      this.#keep(entry);
-      await this.flush();
-      return entry;
-    }
-    try {
-      return await this.writeAhead(spend);
-    } catch (error) {
-      this.#keep(entry);
-      this.#log.error(
-        { code: 'spend-not-recorded', err: error, guildId: spend.guildId, characters: spend.characters },
-        'could not record a spend in the store: it is kept in memory, and requests that would spend characters are refused until the store accepts writes again',
-      );
-    }
-    return entry;
   }
 
-  /**
-   * Kept to write once the store takes writes again. Past MAX_KEPT a saving (a cache hit's tally, no money) is
-   * not kept; a paid spend always is (spending is refused while any is kept, so only those under way add to them).
-   */
-  #keep(entry: LedgerEntry): void {
-    if (entry.spend.cached && this.#unwritten.length >= MAX_KEPT) {
-      if (!this.#droppedSavings)
-        this.#log.warn(
-          { code: 'savings-not-recorded' },
-          'the store still refuses writes: cache hits are no longer tallied',
-        );
-      this.#droppedSavings = true;
-      return;
-    }
-    this.#unwritten.push(entry);
+  /** Kept to write once the store takes writes again, in order (the books say which: Accounting). */
+  keep(spend: NewSpend): void {
+    this.#unwritten.push({ spend });
   }
 
   /** A paid request's spend before its first byte leaves, unconfirmed. Throws when refused: then it is not sent. */
   async writeAhead(spend: NewSpend): Promise<LedgerEntry> {
     const entry: LedgerEntry = { spend, id: await this.#store.spends.record(spend) };
-    if (this.#unfinished.length > 0) void this.#finishAgain();
+    if (this.#unfinished.length > 0) void this.track(this.#finishAgain());
     return entry;
   }
 
   /** The service's 2xx: confirmed. Never throws; a refused write is retried with the next flush. */
-  async accept(entry: LedgerEntry, acceptance: SpendAcceptance): Promise<void> {
-    if (entry.answer !== undefined) return;
-    entry.answer = { accepted: acceptance };
+  async confirm(entry: LedgerEntry, confirmation: SpendConfirmation): Promise<void> {
+    entry.answer = { confirmed: confirmation };
     this.#metrics?.characters('spent', entry.spend.characters);
     await this.#catchUp(entry);
   }
 
   /** A definite "not charged": taken back. Never throws; refused, it stays spent until the next flush. */
-  async release(entry: LedgerEntry): Promise<void> {
-    if (entry.answer !== undefined || entry.outcome !== undefined) return;
-    entry.answer = 'released';
+  async erase(entry: LedgerEntry): Promise<void> {
+    entry.answer = 'taken-back';
     await this.#catchUp(entry);
   }
 
-  /** Finishes a spend written ahead, once: delivered or not (one with no answer stays spent, unconfirmed). Never throws. */
+  /** Finishes a spend written ahead: delivered or not (one with no answer stays spent, unconfirmed). Never throws. */
   async finish(entry: LedgerEntry, outcome: SpendOutcome): Promise<void> {
-    if (entry.outcome !== undefined || entry.answer === 'released' || entry.spend.owner === undefined) return;
     entry.outcome = outcome;
     if (entry.answer === undefined && entry.spend.unconfirmed === true)
       this.#metrics?.characters('spent', entry.spend.characters);
@@ -227,17 +183,18 @@ export class SpendLedger {
     return this.#flushing;
   }
 
+  // A write ahead whose answer was lost has no ID: only taken back, by its token.
   async #catchUp(entry: LedgerEntry): Promise<void> {
     const { id, answer } = entry;
-    if (id === undefined) return;
+    if (id === undefined && answer !== 'taken-back') return;
     try {
       if (answer !== undefined && !entry.answeredInStore) {
-        if (answer === 'released') await this.#store.spends.release(id, entry.spend);
-        else await this.#store.spends.accept(id, answer.accepted);
+        if (answer === 'taken-back') await this.#store.spends.erase(id, entry.spend);
+        else if (id !== undefined) await this.#store.spends.confirm(id, answer.confirmed);
         entry.answeredInStore = true;
       }
-      if (entry.outcome !== undefined && !entry.finishedInStore && answer !== 'released') {
-        await this.#store.spends.settle(id, entry.outcome);
+      if (entry.outcome !== undefined && !entry.finishedInStore && answer !== 'taken-back' && id !== undefined) {
+        await this.#store.spends.finish(id, entry.outcome);
         entry.finishedInStore = true;
       }
     } catch (error) {
@@ -259,7 +216,6 @@ export class SpendLedger {
       }
       this.#unwritten.shift();
     }
-    this.#droppedSavings = false;
     if (before > 0)
       this.#log.warn(
         { code: 'spends-recorded-again', written: before },

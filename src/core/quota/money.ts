@@ -1,12 +1,10 @@
-// Money's policy: who pays for each part of an order, or why not. Everything that speaks asks here and nothing else
-// decides: the free-request rate, the quote ceiling and cache-only, a refusal for money answered by the free voice's
-// version of the order the pipeline hands it, the budgets and the month as the books apply them
-// (Accounting, src/core/quota/accounting.ts; their rules at the end: which limits are in force, the cooldown, what the
-// service's answers say of the month), and, once the order is delivered, its charge settled and what it paid said with
-// its outcome: a refusal (or the service failing) after earlier parts were charged told as PaidPartWayError, audio
-// charged then cut (or stalled in voice) as CutAfterPayingError. What may wait is refused first, by capacity
-// (src/core/quota/capacity.ts), which costs nothing.
-import { isEngineVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
+// Acceptance and settlement (Money): may this order spend, and on what terms. Asked by the pipeline in turn: its place
+// in the queue bounds (src/core/quota/capacity.ts, refused first as it costs nothing to refuse); the quote ceiling and
+// cache-only; the free-request rate where only free work is admitted; the rules the books hold it to (MONEY_RULES: the
+// budgets, whether the month refuses, its probe; Accounting.authorize, src/core/quota/accounting.ts); a free voice's
+// lines in place of an order refused for money (FOR_MONEY; which voice: src/core/sourcing/stand-in.ts). Once
+// delivered, settled: what it paid said with its outcome (PaidPartWayError, LostAfterPayingError, SharedCallError).
+import { engineOf, isFreeVoice } from '../voice-catalogue/voices.ts';
 import {
   AbortedError,
   AuthenticationError,
@@ -14,36 +12,33 @@ import {
   OversizedResponseError,
   PermissionDeniedError,
   QuotaExceededError,
-  RateLimitedError,
   ServerError,
   TimeoutError,
   UndeliveredError,
   VoiceApiError,
-  type UsageInfo,
 } from '../api/errors.ts';
 import { Refusal, type RefusalReason } from '../refusal.ts';
 import type { SpeechRequest, StandIn } from '../settings/speech-request.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
-import {
-  BUDGET_NAMES,
-  type BudgetName,
-  type OperatorBudgets,
-  type QueueBounds,
-  type ServerBudgets,
-} from '../config.ts';
+import { BUDGET_NAMES, type BudgetName, type OperatorBudgets, type QueueBounds } from '../config.ts';
+import type { ServerBudgets } from '../config.ts';
+import type { BudgetRule, QuotaState } from '../store/quota-store.ts';
+import { monthOf, nextDayStart, nextMonthStart } from '../calendar.ts';
+import { FreeRequestRate, QueueBook, type Admission, type VoiceAdmission } from './capacity.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { AudioStalledError } from '../voice/audio-stalled.ts';
-import { countCharacters } from '../characters.ts';
-import { QueueBook, type Admission, type VoiceAdmission } from './capacity.ts';
+import { countCharacters, estimatePlanSeconds } from '../characters.ts';
 import type { QuoteAllowance, SpendContext } from './ledger.ts';
-import type { Charge, PartNeed } from './paid-call.ts';
-import type { QuotaState } from '../store/quota-store.ts';
-import { monthOf, nextMonthStart } from '../calendar.ts';
+import type { Accounting, Charge, MoneyRules, PartNeed } from './accounting.ts';
+import type { ServiceMonth } from './month.ts';
+import { tooFewLeft } from './paid-call.ts';
+import type { Logger } from '../log.ts';
 
 /** One line of an order: its request and its text split into parts. */
 interface PricedLine {
   readonly request: SpeechRequest;
   readonly texts: readonly string[];
+  readonly pauseBefore: number;
 }
 
 /** What the money reads of an order at acceptance. */
@@ -60,16 +55,8 @@ interface OrderToPay<Line extends PricedLine> {
   readonly quoted: number | undefined;
 }
 
-/** What an order costs as the pipeline hands it over: plain values, Money asks nobody for them. */
-export interface Priced<Line extends PricedLine> {
-  /** Each part's need now (PartSource.needs: nothing when cached or in flight), looked up in the order asked. */
-  readonly needs: Promise<readonly PartNeed[]>;
-  /** The free voice's version of its lines where one may stand in for it (StandIns.forOrder), spoken for nothing. */
-  readonly standIn?: Line[] | undefined;
-}
-
 /** An order's money once accepted: its lines as they will be spoken, and what they are held and paid on. */
-export interface Accepted<Line extends PricedLine> {
+export interface MoneyTerms<Line extends PricedLine> {
   lines: readonly Line[];
   /** Why the paid voice was refused when the free voice speaks instead. */
   fallback?: Refusal | undefined;
@@ -80,14 +67,8 @@ export interface Accepted<Line extends PricedLine> {
   late?: QuoteAllowance | undefined;
 }
 
-/** What Money asks of the books (Accounting, src/core/quota/accounting.ts): a request checked and held, or not. */
-interface Books {
-  authorize(context: SpendContext, parts: readonly PartNeed[], policy?: { memberCooldown: boolean }): Promise<Charge>;
-  unchecked(context: SpendContext): Charge;
-}
-
 interface MoneyOptions {
-  accounting: Books;
+  accounting: Accounting;
   queue?: QueueBounds | undefined;
   /** Requests costing no characters one member may make per minute in a server; 0 or absent: no limit. */
   freePerMinute?: number | undefined;
@@ -96,21 +77,12 @@ interface MoneyOptions {
   countFreeLines?: ((guildId: string, cause: FreeVoiceCause, speaker: FreeSpeaker, lines: number) => void) | undefined;
 }
 
-/** The refusals for money, which a free voice may answer for: the month, the bot-wide reserve, a budget. */
-const FOR_MONEY: ReadonlySet<RefusalReason['code']> = new Set([
-  'budget-member-day',
-  'budget-guild-month',
-  'budget-bot-month',
-  'quota-used-up',
-  'quota-too-few-left',
-]);
-
 export class Money {
-  readonly #accounting: Books;
+  readonly #accounting: Accounting;
   readonly #queue: QueueBook;
   readonly #freeRate: FreeRequestRate;
   readonly #countFreeLines: MoneyOptions['countFreeLines'];
-  /** The last price lookup: each settles after the one before, so orders are checked in the order asked. */
+  /** The last price lookup: each ends after the one before, so orders are checked in the order asked. */
   #lookups: Promise<unknown> = Promise.resolve();
 
   constructor(options: MoneyOptions) {
@@ -126,42 +98,67 @@ export class Money {
   }
 
   /**
-   * Who pays for each part of `order`, checked in this order: a full queue (costs nothing to refuse), then the
-   * budgets and the month by what its parts cost (`priced`); refused there for money, its free voice's version, where
-   * it has one, is spoken at no charge. Throws the refusal otherwise; nothing is held then. `voice`: the clips and
-   * seconds it adds to its seat's queue.
+   * The order's place in the queue bounds, checked first: a full queue costs nothing to refuse. `queued`: the clips and
+   * seconds it adds to its seat's queue. Counted until it is settled or given back.
+   */
+  admit(order: OrderToPay<PricedLine>, queued: VoiceAdmission | undefined): Admission {
+    const { requester } = order;
+    const ready = order.lines.some((line) => line.request.kind === 'ready');
+    return this.#queue.admit({
+      guildId: requester.guildId,
+      userId: requester.userId,
+      ...(queued === undefined ? {} : { queued }),
+      enforce: QueueBook.enforcementFor({ queueBounded: requester.policy.queueBounded, paid: order.followUp || ready }),
+    });
+  }
+
+  /**
+   * Who pays for each part of `order`, admitted at `admission`: the budgets and the month by what its parts cost now
+   * (`needs`: nothing when cached or in flight). Throws the refusal; nothing is held then.
    */
   async accept<Line extends PricedLine>(
     order: OrderToPay<Line>,
-    voice: VoiceAdmission | undefined,
-    priced: Priced<Line>,
-  ): Promise<Accepted<Line>> {
-    const { requester } = order;
-    const needs = this.#inOrder(priced.needs);
-    const ready = order.lines.some((line) => line.request.kind === 'ready');
-    const admission = this.#queue.admit({
-      guildId: requester.guildId,
-      userId: requester.userId,
-      ...(voice === undefined ? {} : { voice }),
-      enforce: QueueBook.enforcementFor({ queueBounded: requester.policy.queueBounded, paid: order.followUp || ready }),
-    });
+    admission: Admission,
+    needs: Promise<readonly PartNeed[]>,
+  ): Promise<MoneyTerms<Line>> {
+    const inOrder = this.#lookups.then(() => needs);
+    this.#lookups = inOrder.catch(() => undefined);
+    // A clone's follow-up line: its characters were checked with the clone; recorded, not checked again.
+    if (order.followUp) return { lines: order.lines, charge: this.#accounting.unchecked(contextOf(order)), admission };
+    const parts = await inOrder;
+    const paid = parts.reduce((sum, need) => sum + (need.free ? 0 : need.characters), 0);
+    // A cache-only replay may cost nothing, a confirmed scene no more than its quote: refused before anything is held.
+    const late = quoteAllowance(order, paid);
+    if (parts.every((need) => need.free)) this.#admitFree(order);
+    const charge = await this.#accounting.authorize(contextOf(order), parts, order.requester.policy);
+    return { lines: order.lines, admission, charge, ...(late === undefined ? {} : { late }) };
+  }
+
+  /**
+   * `order` refused at acceptance (`refusal`): where a free voice may answer for it (FOR_MONEY), the free voice's
+   * version of its lines (`freeLines`, undefined where none may speak) spoken instead, at no charge, queued at its own
+   * seconds (eSpeak NG's may be ten times the paid estimate): a full queue refuses it as it refuses the free voice asked
+   * directly. Refused by the free-request rate, or none may speak: the refusal stands, told of the money, the cause.
+   */
+  async acceptInstead<Line extends PricedLine>(
+    order: OrderToPay<Line>,
+    admission: Admission,
+    refusal: unknown,
+    freeLines: () => Line[] | undefined,
+  ): Promise<MoneyTerms<Line>> {
+    if (!(refusal instanceof Refusal && FOR_MONEY.has(refusal.reason.code))) throw refusal;
+    const lines = freeLines();
+    if (lines === undefined) throw refusal;
+    admission.leave();
+    const { queued } = admission;
+    const own = this.admit({ ...order, lines }, queued && { ...queued, seconds: estimatePlanSeconds(lines) });
     try {
-      // A clone's follow-up line: its characters were checked with the clone; recorded, not checked again.
-      if (order.followUp)
-        return { lines: order.lines, charge: this.#accounting.unchecked(contextOf(order)), admission };
-      try {
-        return { lines: order.lines, admission, ...(await this.#authorize(order, await needs)) };
-      } catch (refusal) {
-        const { standIn } = priced;
-        if (!(refusal instanceof Refusal && FOR_MONEY.has(refusal.reason.code)) || standIn === undefined) throw refusal;
-        // Its free voice's lines cost nothing. Refused that too (the free-request rate): told of the money, the cause.
-        const paid = await this.#authorize(order, []).catch(() => Promise.reject(refusal));
-        return { lines: standIn, fallback: refusal, admission, ...paid };
-      }
-    } catch (error) {
-      admission.release();
-      throw error;
+      this.#admitFree(order);
+    } catch {
+      own.leave();
+      throw refusal;
     }
+    return { lines, fallback: refusal, admission: own, charge: this.#accounting.unchecked(contextOf(order)) };
   }
 
   /** A /clone's characters, checked and held like any request's (a clone is never cached). */
@@ -182,12 +179,11 @@ export class Money {
     const { standIn, lineCutAt, restFailed } = order;
     const partWay =
       restFailed === undefined || result.kind === 'failed' ? undefined : afterPaying(restFailed, paid, written - paid);
-    // An order that ended before its end (or failed, a right taken away, or holds only part): what it spent is said.
-    const early = partWay !== undefined || ['stopped', 'skipped', 'cut-off', 'failed'].includes(result.kind);
+    // What it spent is said: an order that ended before its end, or a file Discord will not take.
     const told: Outcome = {
       ...result,
       ...(partWay === undefined ? {} : { partWay }),
-      ...(early && written > 0 ? { spent: { paid, delivered: charge.delivered, unconfirmed: written - paid } } : {}),
+      ...(written > 0 ? { spent: { paid, delivered: charge.delivered, unconfirmed: written - paid } } : {}),
       ...(standIn === undefined ? {} : { standIn: paid > 0 ? { ...standIn, paidBefore: paid } : standIn }),
       ...(lineCutAt === undefined || result.kind === 'failed' ? {} : { lineCutAt }),
     };
@@ -196,34 +192,17 @@ export class Money {
   }
 
   /** What was accepted is over, or its order never took it (a bug past `accept`): charge closed, place given back. */
-  giveBack({ charge, admission }: Pick<Accepted<PricedLine>, 'charge' | 'admission'>): void {
+  giveBack({ charge, admission }: Pick<MoneyTerms<PricedLine>, 'charge' | 'admission'>): void {
     try {
       charge.close();
     } finally {
-      admission.release();
+      admission.leave();
     }
   }
 
-  /** The parts' needs checked and held: what is cached or in flight costs nothing. */
-  async #authorize(
-    order: OrderToPay<PricedLine>,
-    needs: readonly PartNeed[],
-  ): Promise<{ charge: Charge; late?: QuoteAllowance }> {
-    const { requester } = order;
-    const paid = needs.reduce((sum, need) => sum + (need.free ? 0 : need.characters), 0);
-    // A cache-only replay may cost nothing, a confirmed scene no more than its quote: refused before anything is held.
-    const late = quoteAllowance(order, paid);
-    // What spends nothing passes no budget, yet may cost a render and a cache entry: rationed per member instead.
-    if (requester.policy.queueBounded && needs.every((need) => need.free))
-      this.#freeRate.take(requester.guildId, requester.userId);
-    const charge = await this.#accounting.authorize(contextOf(order), needs, requester.policy);
-    return late === undefined ? { charge } : { charge, late };
-  }
-
-  #inOrder<T>(lookup: Promise<T>): Promise<T> {
-    const turn = this.#lookups.then(() => lookup);
-    this.#lookups = turn.catch(() => undefined);
-    return turn;
+  // What spends nothing passes no budget, yet may cost a render and a cache entry: rationed per member instead.
+  #admitFree({ requester }: OrderToPay<PricedLine>): void {
+    if (requester.policy.queueBounded) this.#freeRate.take(requester.guildId, requester.userId);
   }
 
   // Each line a free voice spoke, chosen or in its place: one count per cause and speaker, as each is a store write (a
@@ -237,7 +216,7 @@ export class Money {
     const counted = new Map<string, { cause: FreeVoiceCause; voice: string; lines: number }>();
     for (const { request } of order.lines) {
       const stood = order.stoodIn.get(request);
-      // An engine's backup (eSpeak NG for an engine's voice): a free voice chosen all the same, never a stand-in.
+      // An engine's stand-in (eSpeak NG for an engine's voice): a free voice chosen all the same, never counted in place.
       const cause = stood === undefined || stood.cause === 'engine-failed' ? 'chosen' : 'fallback';
       const voice = stood?.voice ?? (request.kind === 'ready' ? '' : request.voice);
       if (stood === undefined && !isFreeVoice(voice)) continue;
@@ -248,6 +227,152 @@ export class Money {
     for (const { cause, voice, lines } of counted.values()) count(cause, voice, lines);
   }
 }
+
+/** The refusals for money a free voice may answer for at acceptance: the month, the bot-wide reserve, a budget (not the
+ * member's cooldown, nor the free-request rate). */
+const FOR_MONEY: ReadonlySet<RefusalReason['code']> = new Set([
+  'budget-member-day',
+  'budget-guild-month',
+  'budget-bot-month',
+  'quota-used-up',
+  'quota-too-few-left',
+]);
+
+/** The limits that apply in a server: the lower of the operator's and the server's, where either is set. */
+export function effectiveBudgets(operator: OperatorBudgets, server: ServerBudgets): OperatorBudgets {
+  const out = { ...operator };
+  for (const name of BUDGET_NAMES) {
+    const own = server[name];
+    if (own !== undefined && own > 0) out[name] = operator[name] > 0 ? Math.min(operator[name], own) : own;
+  }
+  return out;
+}
+
+/** A server lowers the operator's limits, never raises them (0 clears its own, leaving the operator's). */
+export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, value: number): boolean {
+  return value === 0 || operator[name] === 0 || value <= operator[name];
+}
+
+/** The budget rule: the first of `limits`, in their order, that `needed` characters more than it `used` would pass. */
+export const budgetPassed: BudgetRule = (limits, used, needed) =>
+  (Object.keys(limits) as Array<keyof typeof limits>)
+    .map((budget) => ({ budget, limit: limits[budget] ?? 0, used: used[budget] ?? 0, needed }))
+    .find(({ limit, used }) => used + needed > limit);
+
+// The cooldown's refusal while its seconds have not passed since the member's last spend, a request of theirs that
+// may still spend counting as one; auto-read does not wait it out (its policy), its spends still count as theirs.
+function cooldownRefusal(limits: OperatorBudgets, policy: { memberCooldown: boolean }, now: Date, last: Date[]) {
+  const limit = policy.memberCooldown ? limits.memberCooldownSeconds : 0;
+  const waitMs = Math.max(...last.map((at) => at.getTime() + limit * 1000)) - now.getTime();
+  if (limit <= 0 || waitMs <= 0) return undefined;
+  return new Refusal({ code: 'budget-cooldown', waitSeconds: Math.ceil(waitMs / 1000), limit });
+}
+
+/** A budget the request would pass: refused until the day's or the month's end. */
+function budgetRefusal({ budget, limit, used, needed }: NonNullable<ReturnType<BudgetRule>>, now: Date): Refusal {
+  const figures = { limit, used, needed };
+  if (budget === 'memberDailyChars')
+    return new Refusal({ code: 'budget-member-day', ...figures, resetAt: nextDayStart(now) });
+  const code = budget === 'guildMonthlyChars' ? 'budget-guild-month' : 'budget-bot-month';
+  return new Refusal({ code, ...figures, resetAt: nextMonthStart(now) });
+}
+
+/**
+ * The month's one rule (src/core/quota/month.ts keeps the mark and the figures): while the month is marked used up, or
+ * the service's last figure leaves too few, one request at a time goes out to find out (its 429 bills nothing), taking
+ * the probe as it leaves, never an order waiting in a queue; the others are refused naming the mark or the figure. At
+ * acceptance (no `leaving`) the probe is only tried and given back.
+ */
+async function probeFor(month: ServiceMonth, log: Logger, characters: number, leaving?: Charge) {
+  const refusal = await monthRefusal(month, characters, leaving !== undefined);
+  if (refusal === undefined) return undefined;
+  // Said since its order was accepted (its own earlier part's answer, or another's): the service's word is fresher
+  // than the order, so asking again would only hear it again: told as the service said it. Only an order accepted
+  // after it goes out to find out.
+  const { reason } = refusal;
+  const since = leaving?.createdAt;
+  if (since !== undefined && reason.code === 'quota-used-up' && reason.markedAt > since) throw refusal;
+  if (since !== undefined && reason.code === 'quota-too-few-left' && reason.saidAt && reason.saidAt > since) {
+    const { saidAt: _, ...said } = reason;
+    throw new Refusal(said, { level: 'warn' });
+  }
+  const probe = await month.takeProbe(since !== undefined);
+  if (probe === undefined) {
+    if (since) log.info({ code: reason.code, needed: characters }, 'not sent: another request is finding out');
+    // Worded as another request finding out (the used-up month's; the figure's says itself).
+    throw reason.code === 'quota-used-up' ? new Refusal({ ...reason, asking: true }) : refusal;
+  }
+  if (since === undefined) return undefined;
+  if (reason.code === 'quota-too-few-left')
+    log.info(
+      { code: 'quota-too-few-left', left: reason.left, needed: characters },
+      "the service's last figure leaves too few characters: this request goes out to find out whether more were bought",
+    );
+  else
+    log.info(
+      { resetAt: reason.code === 'quota-used-up' ? reason.resetAt.toISOString() : undefined },
+      'monthly quota marked used up: this request goes out to find out whether it is back',
+    );
+  return probe;
+}
+
+/** The month's mark, if it still stands: a mark made under another key or plan (the operator changed what the 429 was
+ * about), or past its reset date, is cleared on the way. Never the configured plan's figure: only the service's word. */
+async function standingMark(month: ServiceMonth): Promise<QuotaState['exhausted']> {
+  const mark = (await month.state()).exhausted;
+  const { fingerprint, plan } = month.account ?? {};
+  const keyChanged = fingerprint !== undefined && mark?.account !== undefined && mark.account !== fingerprint;
+  const why = keyChanged
+    ? 'the API key changed since the month was marked used up'
+    : plan !== undefined && mark?.plan !== undefined && mark.plan !== plan
+      ? 'the plan changed since the month was marked used up'
+      : mark && mark.resetAt <= month.now() && 'the reset date has passed';
+  if (!why) return mark;
+  await month.clear(why);
+  return undefined;
+}
+
+/** Whether the month refuses a request of `needed` (probeFor finds out): its mark standing, or the service's last figure
+ * leaving too few; none, it goes. `sending`: about to leave. */
+async function monthRefusal(month: ServiceMonth, needed: number, sending: boolean): Promise<Refusal | undefined> {
+  const mark = await standingMark(month);
+  if (mark !== undefined) {
+    const { markedAt, resetAt } = mark;
+    return new Refusal({ code: 'quota-used-up', markedAt, resetAt, ...(sending ? { beforeSending: true } : {}) });
+  }
+  return tooFewRefusal((await month.state()).service, needed, month.now(), month.since);
+}
+
+/**
+ * The refusal of a request of `needed` by the service's last word, when that word leaves fewer than `needed` but some:
+ * a hint that it will be refused, so only one at a time goes out to find out (probeFor): characters bought or
+ * a new month are seen at the next answer. The word lapses at its reset date, and one kept from before `since` (this
+ * start) is not taken without a new answer. Nothing left at all is the used-up month's.
+ */
+function tooFewRefusal(service: QuotaState['service'], needed: number, now: Date, since: Date): Refusal | undefined {
+  const left = service?.remaining;
+  if (service === undefined || left === undefined || left <= 0 || needed <= left) return undefined;
+  if (service.month !== monthOf(now) || service.updatedAt < since) return undefined;
+  if (service.resetAt !== undefined && service.resetAt <= now) return undefined;
+  return tooFewLeft({ left, saidAt: service.updatedAt, resetAt: service.resetAt }, needed, now);
+}
+
+/** What may spend, as the books hold each request to it (Accounting's `rules`), the store holding on these limits. */
+export const MONEY_RULES: MoneyRules = {
+  limits: effectiveBudgets,
+  cooldown: cooldownRefusal,
+  held: (limits, botMonthly) => ({
+    ...(limits.memberDailyChars > 0 ? { memberDailyChars: limits.memberDailyChars } : {}),
+    ...(limits.guildMonthlyChars > 0 ? { guildMonthlyChars: limits.guildMonthlyChars } : {}),
+    // Every guild's holds and spends count here, so the bot's month holds however long any queue is.
+    ...(botMonthly > 0 ? { botMonthlyChars: botMonthly } : {}),
+  }),
+  passed: budgetPassed,
+  refusal: budgetRefusal,
+  probeFor,
+  standingMark,
+  monthRefusal: (month, needed) => monthRefusal(month, needed, true),
+};
 
 /** What settling reads of a delivered order. */
 interface DeliveredOrder {
@@ -279,7 +404,7 @@ function contextOf(order: { readonly requester: OrderToPay<PricedLine>['requeste
 
 /** Who speaks a free voice's line: the engine its ID names, else eSpeak NG. */
 function freeSpeakerOf(voice: string): FreeSpeaker {
-  if (!isEngineVoice(voice)) return 'espeak';
+  if (!engineOf(voice)) return 'espeak';
   return voice.startsWith('voicevox:') ? 'voicevox' : 'speech';
 }
 
@@ -326,52 +451,6 @@ function quoteLeft(left: number, refusal: () => Error): QuoteAllowance {
   };
 }
 
-// How often one member may ask for what costs no characters: a line in a free voice (eSpeak NG's or an engine's, one
-// standing in for the paid voice too), a cache hit, another speed or volume, a replay, a file made into a voice
-// message, a scene's preview, a /usage chart. None of it spends, so no budget sees it, yet each may cost a render and a
-// cache entry every server shares. Per member per server in a sliding minute, in memory (a restart forgets it).
-/** Members remembered at once; past it the oldest window is dropped (it can only make a member's count smaller). */
-const MAX_MEMBERS = 10_000;
-const WINDOW_MS = 60_000;
-
-class FreeRequestRate {
-  readonly #perMinute: number;
-  readonly #now: () => Date;
-  /** When each member's recent free requests were taken, oldest first; at most `perMinute` each. */
-  readonly #taken = new Map<string, number[]>();
-
-  /** `perMinute` 0: no limit. */
-  constructor(perMinute: number, now: () => Date) {
-    this.#perMinute = perMinute;
-    this.#now = now;
-  }
-
-  /** Counts one free request of the member, or refuses it (Refusal free-rate) when their minute is full. */
-  take(guildId: string, userId: string): void {
-    if (this.#perMinute === 0) return;
-    const key = `${guildId}:${userId}`;
-    const now = this.#now().getTime();
-    const times = (this.#taken.get(key) ?? []).filter((at) => now - at < WINDOW_MS);
-    if (times.length >= this.#perMinute) {
-      this.#taken.set(key, times);
-      const oldest = times[0] ?? now;
-      throw new Refusal({
-        code: 'free-rate',
-        limit: this.#perMinute,
-        waitSeconds: Math.max(1, Math.ceil((oldest + WINDOW_MS - now) / 1000)),
-      });
-    }
-    times.push(now);
-    // Re-inserted: the Map's order is then the order of last use, and the first key the longest unused.
-    this.#taken.delete(key);
-    this.#taken.set(key, times);
-    if (this.#taken.size > MAX_MEMBERS) {
-      const oldest = this.#taken.keys().next();
-      if (oldest.done !== true) this.#taken.delete(oldest.value);
-    }
-  }
-}
-
 // Paid part-way: a refusal's own words ("nothing was spent") are true of the part refused, false of the request.
 type RestRefusal = Refusal | QuotaExceededError | AuthenticationError | PermissionDeniedError | ServerError;
 
@@ -389,14 +468,14 @@ export class PaidPartWayError extends Error {
 }
 
 /** A request whose audio the service charged, then broke off before all of it arrived, and all that it paid. */
-export class CutAfterPayingError extends Error {
-  /** Charged for the request's parts: the part cut, and any fetched ahead. */
+export class LostAfterPayingError extends Error {
+  /** Charged for the request's parts: the part broken off, and any fetched ahead. */
   readonly paid: number;
   override readonly cause: VoiceApiError | AudioStalledError;
 
   constructor(paid: number, cause: VoiceApiError | AudioStalledError) {
     super(`${paid} characters were paid for, then the audio broke off: ${cause.message}`, { cause });
-    this.name = 'CutAfterPayingError';
+    this.name = 'LostAfterPayingError';
     this.paid = paid;
     this.cause = cause;
   }
@@ -413,7 +492,7 @@ export class SharedCallError extends Error {
 }
 
 /** Audio charged (its 2xx) that broke off, or never came; not an answer too big to take (its own words). */
-export function cutAfterCharge(error: unknown): error is VoiceApiError {
+export function lostAfterCharge(error: unknown): error is VoiceApiError {
   if (error instanceof OversizedResponseError) return false;
   if (error instanceof UndeliveredError) return error.missing === 'audio';
   return (
@@ -423,17 +502,17 @@ export function cutAfterCharge(error: unknown): error is VoiceApiError {
   );
 }
 
-/** Refused after `paid`: PaidPartWayError; charged and cut: CutAfterPayingError; anything else as it is. */
+/** Refused after `paid`: PaidPartWayError; charged and broken off: LostAfterPayingError; anything else as it is. */
 export function afterPaying(error: unknown, paid: number, unconfirmed = 0): unknown {
   if (error instanceof RenderStoppedError) return new RenderStoppedError(Math.max(0, paid), Math.max(0, unconfirmed));
-  if (paid > 0 && (cutAfterCharge(error) || error instanceof AudioStalledError))
-    return new CutAfterPayingError(paid, error);
-  // Nothing of its own sent: what a failed call may have charged was the order's that paid it (a cut says so itself).
+  if (paid > 0 && (lostAfterCharge(error) || error instanceof AudioStalledError))
+    return new LostAfterPayingError(paid, error);
+  // Nothing of its own sent: what a failed call may have charged was the order's that paid it (a break says so itself).
   const charged =
     error instanceof VoiceApiError &&
     !(error instanceof AbortedError) &&
     (error.charge ?? 'not-charged') !== 'not-charged';
-  if (paid <= 0 && unconfirmed <= 0 && charged && !cutAfterCharge(error)) return new SharedCallError(error);
+  if (paid <= 0 && unconfirmed <= 0 && charged && !lostAfterCharge(error)) return new SharedCallError(error);
   // The service failing (its 5xx, not charged) says "nothing was charged" of the part, not of what was paid before.
   const failed = error instanceof ServerError && error.charge === 'not-charged';
   // Its voice deleted after its call was charged: not said, and what was spent is said (not "nothing spent").
@@ -455,136 +534,4 @@ function refusesRest(error: unknown): error is RestRefusal {
 /** Parts paid before this failure are delivered: not after a let-go (AbortedError: a /stop, a right taken away). */
 export function leavesPaidParts(error: unknown): boolean {
   return refusesRest(error) || (error instanceof VoiceApiError && !(error instanceof AbortedError));
-}
-
-// The budgets' rules, which the books apply (Accounting, src/core/quota/accounting.ts): which limits are in force, the
-// cooldown, and each budget's refusal.
-/** The limits that apply in a server: the lower of the operator's and the server's, where either is set. */
-export function effectiveBudgets(operator: OperatorBudgets, server: ServerBudgets): OperatorBudgets {
-  const out = { ...operator };
-  for (const name of BUDGET_NAMES) {
-    const own = server[name];
-    if (own !== undefined && own > 0) out[name] = operator[name] > 0 ? Math.min(operator[name], own) : own;
-  }
-  return out;
-}
-
-/** A server lowers the operator's limits, never raises them (0 clears its own, leaving the operator's). */
-export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, value: number): boolean {
-  return value === 0 || operator[name] === 0 || value <= operator[name];
-}
-
-/** A budget's refusal before it is worded (budgetRefusal). */
-export type BudgetRefusal =
-  /** botMonthlyChars: the whole bot's month (every server and user install), the operator's alone. */
-  | {
-      budget: 'guildMonthlyChars' | 'memberDailyChars' | 'botMonthlyChars';
-      limit: number;
-      used: number;
-      needed: number;
-      resetAt: Date;
-    }
-  | { budget: 'memberCooldownSeconds'; limit: number; waitSeconds: number };
-
-// The cooldown's refusal while `cooldownSeconds` (0: none) have not passed since the member's last spend. The day's and
-// the month's characters are held by the store against the books' limits, counting every process's holds.
-export function cooldownRefusal(
-  cooldownSeconds: number,
-  lastSpendAt: Date | undefined,
-  now: Date,
-): BudgetRefusal | undefined {
-  if (cooldownSeconds <= 0 || lastSpendAt === undefined) return undefined;
-  const waitMs = lastSpendAt.getTime() + cooldownSeconds * 1000 - now.getTime();
-  if (waitMs <= 0) return undefined;
-  return { budget: 'memberCooldownSeconds', limit: cooldownSeconds, waitSeconds: Math.ceil(waitMs / 1000) };
-}
-
-const REFUSAL_CODES = {
-  memberDailyChars: 'budget-member-day',
-  guildMonthlyChars: 'budget-guild-month',
-  botMonthlyChars: 'budget-bot-month',
-} as const;
-
-export function budgetRefusal(refusal: BudgetRefusal): Refusal {
-  if (refusal.budget === 'memberCooldownSeconds')
-    return new Refusal({ code: 'budget-cooldown', waitSeconds: refusal.waitSeconds, limit: refusal.limit });
-  const { limit, used, needed, resetAt } = refusal;
-  return new Refusal({ code: REFUSAL_CODES[refusal.budget], limit, used, needed, resetAt });
-}
-
-// The month's rules, which the books apply: what the service's answers say of the month.
-/** A refusal told while another request is on its way to find out whether the month is back. */
-export function asking(refusal: Refusal): Refusal {
-  const { reason } = refusal;
-  return reason.code === 'quota-used-up' ? new Refusal({ ...reason, asking: true }) : refusal;
-}
-
-/** The refusal of `needed` characters the service's last figure (`tooFew`) leaves too few for. */
-function tooFewLeft(
-  tooFew: { left: number; resetAt?: Date | undefined; saidAt?: Date | undefined },
-  needed: number,
-  at: Date,
-  cause?: unknown,
-): Refusal {
-  const resetAt = tooFew.resetAt ?? nextMonthStart(at);
-  const options = { level: 'warn' as const, ...(cause === undefined ? {} : { cause }) };
-  const { left, saidAt } = tooFew;
-  return new Refusal(
-    { code: 'quota-too-few-left', left, needed, resetAt, ...(saidAt === undefined ? {} : { saidAt }) },
-    options,
-  );
-}
-
-// The month as the service counts it: the usage figures its answers carry (X-RateLimit-*: a 2xx's and a refusal's
-// alike), kept with the time they arrived (store.quota, src/core/store/areas/quota-state.ts). What they tell: the
-// whole bot's used and left, said as "the service's count" only when they are the service's own; and that a request
-// longer than what is left will likely be refused, so only one at a time goes out to find out (a hint, not a wall).
-/** The usage figures of a failed call, when the answer is provably the service's own (src/core/api/response.ts' retry rule); else undefined. */
-export function serviceFiguresOf(error: unknown): UsageInfo | undefined {
-  if (!(error instanceof VoiceApiError) || error.status === undefined || error.rateLimit === undefined)
-    return undefined;
-  if (!error.fromService && error.charge !== 'not-charged') return undefined;
-  const { retryAfterSeconds: _, ...usage } = error.rateLimit;
-  return Object.keys(usage).length === 0 ? undefined : usage;
-}
-
-/**
- * The refusal of a request of `needed` by the service's last word, when that word leaves fewer than `needed` but some:
- * a hint that it will be refused, so only one at a time goes out to find out (Accounting's month): characters bought or
- * a new month are seen at the next answer. The word lapses at its reset date, and one kept from before `since` (this
- * start) is not taken without a new answer. Nothing left at all is the used-up month's.
- */
-export function tooFewRefusal(
-  service: QuotaState['service'],
-  needed: number,
-  now: Date,
-  since: Date,
-): Refusal | undefined {
-  const left = service?.remaining;
-  if (service === undefined || left === undefined || left <= 0 || needed <= left) return undefined;
-  if (service.month !== monthOf(now) || service.updatedAt < since) return undefined;
-  if (service.resetAt !== undefined && service.resetAt <= now) return undefined;
-  return tooFewLeft({ left, saidAt: service.updatedAt, resetAt: service.resetAt }, needed, now);
-}
-
-/**
- * What the service's own 429 says to a call of `characters`, by the figure in that same answer: none left (or none
- * sent), the month used up (the error itself); some, too few for it (the refusal with the figure); enough, a refusal
- * for now, not for the month: told as busy, nothing charged (a RateLimitedError of the same answer).
- */
-export function monthAnswer(error: QuotaExceededError, characters: number, at: Date): VoiceApiError | Refusal {
-  const { remaining: left, resetAt } = error.rateLimit ?? {};
-  if (left === undefined || left === 0) return error;
-  if (left < characters) return tooFewLeft({ left, resetAt }, characters, at, error);
-  const { status, requestId, serviceMessage, rateLimit, fromService } = error;
-  const details = {
-    status,
-    requestId,
-    serviceMessage,
-    rateLimit,
-    fromService,
-    cause: error,
-    charge: 'not-charged' as const,
-  };
-  return new RateLimitedError(`The Voice API refused for now, ${left} characters left by its figure`, details);
 }

@@ -38,7 +38,7 @@ export type ServiceRequest = Exclude<SpeechRequest, { kind: 'ready' }>;
 
 /**
  * The free voice that spoke for another, and why: a stand-in for the paid voice (the service failing, its month used
- * up, too few of its characters left for the part: the refusal with the service's figure), or an engine's backup.
+ * up, too few of its characters left for the part: the refusal with the service's figure), or an engine's stand-in.
  */
 export interface StandIn {
   voice: string;
@@ -61,4 +61,6 @@ export type ResolvedSettings = SpeechSettings & { voice: string } & {
 } & {
   /** For every field, the layer it came from (`builtin` also for a field no layer set). */
   sources: Record<keyof SpeechSettings, SettingSource>;
+  /** The member's own voice would have spoken, but it was a cloned voice deleted since: its name, to tell them. */
+  voiceDeleted?: string;
 };

@@ -7,7 +7,7 @@ import { UnsupportedAudioError } from '../audio/errors.ts';
 import type { AudioFormat } from '../audio/codecs/format.ts';
 import type { AudioEffects } from '../audio/effects/effect-types.ts';
 import { AudioFill, cachedPart } from '../cache/audio-fill.ts';
-import type { Charge } from '../quota/paid-call.ts';
+import type { Charge } from '../quota/accounting.ts';
 import type { ServiceRequest } from '../settings/speech-request.ts';
 import { abortable } from '../abortable.ts';
 import type { OrderAccount, SpeechAudio } from './order-account.ts';
@@ -58,7 +58,7 @@ export class ChangedParts {
     return (await abortable(value, signal)).part();
   }
 
-  async settled(): Promise<void> {
+  async drained(): Promise<void> {
     await Promise.allSettled(this.#changing.values().map((c) => c.then((changed) => changed.done)));
   }
 

@@ -21,18 +21,17 @@ export interface EnginePort {
   voice(id: string): OfferedVoice | undefined;
   /** Every voice offered now, in the engines' order. */
   voices(): readonly OfferedVoice[];
-  /**
-   * Whether the voice's engine is configured and down now (failed lately, or its voices never fetched): its voices are
-   * stood in for, not refused, and a stand-in goes elsewhere.
-   */
+  /** Whether its engine lists the voice (false: no such engine; undefined: it has not answered since start): requireVoice's. */
+  lists(id: string): boolean | undefined;
+  /** Reads its engine's list again where it lacks the voice (bounded per engine), so that `lists` answers anew. */
+  recheck(id: string): Promise<void>;
+  /** Whether the voice's engine is configured and down now (failed lately, or its voices never fetched). */
   down(id: string): boolean;
   /** The language the voice reads, where known: its engine's word, else what its ID says. */
   language(id: string): string | undefined;
-  /**
-   * A member's effects on this voice: those its engine applies itself (`engine`, sent as its own controls, part of the
-   * cache key) and those SayBot applies to its audio (`effects`); each absent where it changes nothing.
-   */
-  splitEffects(id: string, effects: AudioEffects): { engine?: AudioEffects; effects?: AudioEffects };
+  /** An engine voice's request with the member's effects split: those its engine applies itself (`engine`, its own
+   * controls, part of the cache key) and those SayBot applies to its audio (`effects`); any other as it is. */
+  controlled<R extends { voice: string; effects?: AudioEffects; engine?: AudioEffects }>(request: R): R;
   /**
    * `text` in the engine voice `voiceId` with `controls` applied by the engine, as a WAV file streaming as it arrives
    * (its header and first samples checked), in `owner`'s share of the engine. Rejects with the engines' own error (an

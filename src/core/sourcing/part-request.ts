@@ -1,13 +1,14 @@
-// A request made of the settings that apply, and what each part of it becomes at the Voice API, built from the
-// settings' declarations (src/core/settings/setting-declarations.ts): the body sent (each setting under its wire name,
-// on the endpoints that take it), the effects SayBot applies and whether they change the audio at all, and the cache
-// key of its audio (requests equal in every setting sent sound the same, so share one cache entry).
+// A request made of the settings that apply, and what each part of it becomes: its text cut into parts (splitText, a
+// free voice's each within one of its lines), and at the Voice API, from the settings' declarations
+// (src/core/settings/setting-declarations.ts): the body sent (each setting under its wire name where taken), the
+// effects SayBot applies and whether they change the audio, and the cache key (equal requests share one entry).
 import { createHash } from 'node:crypto';
 import { isFreeVoice } from '../voice-catalogue/voices.ts';
 import type { EmotionTtsRequest, TtsRequest } from '../api/client.ts';
 import type { ResolvedSettings, SentSettings, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import { changesAudio, type AudioEffects } from '../audio/effects/effect-types.ts';
 import { readingChanges } from '../free-voice/reading/read-line.ts';
+import { countCharacters, freeLine, type PartLimit } from '../characters.ts';
 import {
   quantisePitch,
   quantiseSpeed,
@@ -114,4 +115,193 @@ export function withoutEffects<R extends ServiceRequest>(request: R): R {
   if (request.effects === undefined) return request;
   const { effects: _effects, ...rest } = request;
   return rest as R;
+}
+
+/** A request's text in parts the service takes; in a free voice each within one line (freeLine: Japanese or Chinese
+ * kept to the service's characters would last past its seconds, an engine's past its characters). A ready clip is one. */
+export function partTexts(request: SpeechRequest, maxChars: number): string[] {
+  if (request.kind === 'ready') return [request.text];
+  const line = isFreeVoice(request.voice) ? freeLine(request.voice) : undefined;
+  return splitText(request.text, Math.min(maxChars, line?.characters ?? maxChars), line);
+}
+
+const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
+const words = new Intl.Segmenter(undefined, { granularity: 'word' });
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/**
+ * A word of letters alone (with their marks), and the punctuation that ends it: the letters may be cut between their
+ * characters to fit a part, the punctuation kept with the last piece.
+ */
+const LETTERS_THEN_PUNCTUATION = /^([\p{L}\p{M}]+)([\p{P}\p{S}]*)$/u;
+
+/**
+ * Splits text into parts of at most `maxChars` (and `limit`), at sentences where possible, else between words. A word
+ * too long is cut between code points for `maxChars`, and for `limit` only when letters alone (unspaced Hangul): a cut
+ * number reads differently, so it is a part of its own past `limit`, for the caller to refuse. Only whitespace at cuts
+ * is lost.
+ */
+export function splitText(text: string, maxChars: number, limit?: PartLimit): string[] {
+  if (maxChars < 1) throw new RangeError('maxChars must be at least 1');
+  const normalised = text.normalize('NFC').trim();
+  if (normalised === '') return [];
+  const limits: PartLimit[] = [{ max: maxChars, measure: countCharacters }, ...(limit === undefined ? [] : [limit])];
+  const within = (piece: string) => limits.every(({ max, measure }) => measure(piece) <= max);
+  if (within(normalised)) return [normalised];
+
+  const parts: string[] = [];
+  let current = '';
+  // Each limit's measure of `current`.
+  let measured = limits.map(() => 0);
+  const flush = () => {
+    const part = current.trim();
+    if (part !== '') parts.push(part);
+    current = '';
+    measured = limits.map(() => 0);
+  };
+  const append = (piece: string) => {
+    measured = limits.map(({ measure }, i) => measured[i]! + measure(piece));
+    current += piece;
+  };
+  // Whitespace always fits: a part is trimmed, so what follows it decides whether it ends there.
+  const fitsWith = (piece: string) =>
+    piece.trim() === '' || limits.every(({ max, measure }, i) => measured[i]! + measure(piece.trimEnd()) <= max);
+  // `fallback` cuts a piece that does not fit into smaller ones (each added with `next`); with none it is a part.
+  const add = (piece: string, fallback?: (piece: string) => string[], next?: (piece: string) => string[]) => {
+    if (fitsWith(piece)) {
+      append(piece);
+      return;
+    }
+    flush();
+    if (fallback === undefined || within(piece.trim())) {
+      append(piece.trimStart());
+      return;
+    }
+    for (const smaller of fallback(piece)) add(smaller, next);
+  };
+
+  // Punctuation goes with the word before it: a sentence's end alone would be a part, a request paid for nothing.
+  const wordsOf = (sentence: string) =>
+    Array.from(words.segment(sentence)).reduce<string[]>((out, { segment, isWordLike }) => {
+      const last = out.length - 1;
+      if (!isWordLike && last >= 0 && segment.trim() !== '' && out[last]!.trim() !== '') out[last] += segment;
+      else out.push(segment);
+      return out;
+    }, []);
+  // An unspaced run of letters (Hangul without spaces is one "word" to the segmenter) is cut to fit, between its
+  // characters; a number is not (its reading depends on all its digits), nor anything else within the characters.
+  const fitted = (piece: string): string[] => {
+    const out: string[] = [];
+    let run = '';
+    let sums = limits.map(() => 0);
+    for (const { segment: char } of graphemes.segment(piece)) {
+      const next = limits.map(({ measure }, i) => sums[i]! + measure(char));
+      if (run !== '' && limits.some(({ max }, i) => next[i]! > max)) {
+        out.push(run);
+        run = '';
+        sums = limits.map(({ measure }) => measure(char));
+      } else sums = next;
+      run += char;
+    }
+    if (run !== '') out.push(run);
+    return out;
+  };
+  const cutWord = (word: string) => {
+    const [, letters, end = ''] = LETTERS_THEN_PUNCTUATION.exec(word.trim()) ?? [];
+    if (letters === undefined) return hardSplit(maxChars)(word);
+    const cut = fitted(letters);
+    const last = cut.pop() ?? '';
+    if (end === '' || within(last + end)) return [...cut, last + end];
+    // The last letter goes with the punctuation, which alone would be a request paid for nothing.
+    const chars = Array.from(graphemes.segment(last), (g) => g.segment);
+    const tail = `${chars.pop() ?? ''}${end}`;
+    const rest = chars.join('');
+    return within(tail) ? [...cut, ...(rest === '' ? [] : [rest]), tail] : [...cut, last, ...hardSplit(maxChars)(end)];
+  };
+  for (const { segment } of sentences.segment(normalised)) add(segment, wordsOf, cutWord);
+  flush();
+  return SPEAKABLE.test(normalised) ? speakableParts(normalised, parts, within) : parts;
+}
+
+/** What a part must hold to be sent: a letter or a digit. Punctuation, symbols and emoji alone are paid for nothing. */
+const SPEAKABLE = /[\p{L}\p{N}]/u;
+const speakable = (piece: string) => SPEAKABLE.test(piece);
+
+/**
+ * `parts` (trimmed, in order, apart only by whitespace in `text`) with none of punctuation or emoji alone. Such a run
+ * joins the part before or after it where the two fit; else takes the last word (or letter, or digit) of the part
+ * before, or the first of the part after; else the part before takes what fits of it and the part after the rest. What
+ * fits nowhere beside a letter (punctuation longer than a part) is not sent: it would say nothing.
+ */
+function speakableParts(text: string, parts: readonly string[], within: (piece: string) => boolean): string[] {
+  let cursor = 0;
+  const spans: Span[] = [];
+  for (const part of parts) {
+    const start = text.indexOf(part, cursor);
+    cursor = start + part.length;
+    const last = spans.at(-1);
+    // Runs of parts without a letter are one run: what they hold goes to their neighbours together.
+    if (last !== undefined && !speakable(part) && !speakable(text.slice(last.start, last.end))) last.end = cursor;
+    else spans.push({ start, end: cursor });
+  }
+  const slice = (start: number, end: number) => text.slice(start, end).trim();
+  const fits = (start: number, end: number) => speakable(slice(start, end)) && within(slice(start, end));
+  const out: Span[] = [];
+  for (const [i, run] of spans.entries()) {
+    const before = out.at(-1);
+    const after = spans[i + 1];
+    if (speakable(slice(run.start, run.end))) out.push(run);
+    else if (before !== undefined && within(slice(before.start, run.end))) before.end = run.end;
+    else if (after !== undefined && within(slice(run.start, after.end))) after.start = run.start;
+    else {
+      const cut = before && cutPoints(text, before, 'last').find((at) => fits(before.start, at) && fits(at, run.end));
+      const next = after && cutPoints(text, after, 'first').find((at) => fits(run.start, at) && fits(at, after.end));
+      if (before !== undefined && cut !== undefined) {
+        out.push({ start: cut, end: run.end });
+        before.end = cut;
+      } else if (after !== undefined && next !== undefined) {
+        out.push({ start: run.start, end: next });
+        after.start = next;
+      } else {
+        const bounds = Array.from(graphemes.segment(text.slice(run.start, run.end)), ({ index }) => run.start + index);
+        const kept = before === undefined ? run.start : bounds.findLast((at) => within(slice(before.start, at)));
+        if (before !== undefined) before.end = kept ?? before.end;
+        const rest = bounds.find((at) => at >= (kept ?? run.start) && within(slice(at, after?.end ?? at)));
+        if (after !== undefined) after.start = rest ?? after.start;
+      }
+    }
+  }
+  return out.map(({ start, end }) => slice(start, end));
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where a part may be cut to give its `last` (or `first`) word or letter to a neighbour: at its last (first) space,
+ * then before its last letter or digit (after its first).
+ */
+function cutPoints(text: string, { start, end }: Span, side: 'last' | 'first'): number[] {
+  const piece = text.slice(start, end);
+  const chars = Array.from(graphemes.segment(piece));
+  const letters = chars.filter(({ segment }) => speakable(segment));
+  if (side === 'last') {
+    const space = piece.search(/\s\S*$/u);
+    const letter = letters.at(-1)?.index;
+    return [space < 0 ? undefined : space + 1, letter].flatMap((at) => (at === undefined ? [] : [start + at]));
+  }
+  const space = piece.search(/\s/u);
+  const first = letters[0];
+  const letter = first === undefined ? undefined : first.index + first.segment.length;
+  return [space < 0 ? undefined : space, letter].flatMap((at) => (at === undefined ? [] : [start + at]));
+}
+
+function hardSplit(maxChars: number): (piece: string) => string[] {
+  return (piece) => {
+    const codePoints = [...piece];
+    const out: string[] = [];
+    for (let i = 0; i < codePoints.length; i += maxChars) out.push(codePoints.slice(i, i + maxChars).join(''));
+    return out;
+  };
 }

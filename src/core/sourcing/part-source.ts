@@ -1,11 +1,11 @@
 // Where each part of an order comes from: the audio cache, a flight already under way for the same audio (who leads
-// it and who saves, #fetchOriginal; who still waits for it, Waiters, below), the Voice API (paid: its steps awaited
-// in turn by src/core/quota/paid-call.ts; the request itself, src/core/sourcing/part-request.ts), or the free voice
+// it and who saves, #fetchOriginal), the Voice API (paid: its steps, still wanted among them, awaited in turn by
+// src/core/quota/paid-call.ts; the request itself, src/core/sourcing/part-request.ts), or the free voice
 // (eSpeak NG or an owner's engine, or standing in where src/core/sourcing/stand-in.ts says); another speed or volume
 // is changed in the audio worker.
 import { changesAudio } from '../audio/effects/effect-types.ts';
-import { isEngineVoice, isEspeakVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
-import { admitVoice } from './voice-choice.ts';
+import { engineOf, espeakVoice, isFreeVoice } from '../voice-catalogue/voices.ts';
+import { requireVoice, voiceRefusal, type Speakers } from './voice-choice.ts';
 import { Readable } from 'node:stream';
 import type { CloneVoiceResponse, VoiceApiClient } from '../api/client.ts';
 import type { OpusSettings } from '../audio/codecs/opus-settings.ts';
@@ -14,7 +14,8 @@ import type { AudioCache } from '../cache/audio-cache.ts';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Accounting } from '../quota/accounting.ts';
-import { PayerLeftError, paidCall, unwanted, type Charge, type PaidCalls, type PartNeed } from '../quota/paid-call.ts';
+import { PayerLeftError, paidCall, unwanted } from '../quota/paid-call.ts';
+import type { Charge, PaidCalls, PartNeed } from '../quota/paid-call.ts';
 import type { StandIn, ServiceRequest, SpeechRequest } from '../settings/speech-request.ts';
 import type { FetchedPart, OrderAccount, SpeechAudio } from './order-account.ts';
 import { speakFreeLine, type FreeVoiceRules } from '../free-voice/free-voice-engine.ts';
@@ -24,7 +25,25 @@ import { abortable } from '../abortable.ts';
 import { ChangedParts } from './changed-parts.ts';
 import { effectsKey, endpointOf, partCacheKey, serviceBody, withoutEffects } from './part-request.ts';
 import { StandIns, type StandInVoices } from './stand-in.ts';
-import { SingleFlight, filled, lookUp, type FlightAudio, type PartStore } from './flights.ts';
+import { SingleFlight, Waiters, filled, lookUp, type FlightAudio, type PartStore } from './flights.ts';
+
+/** One part's audio for `order` (PartSource.fetchPart); what its fetch learnt is recorded before the audio goes on. */
+export async function orderedPart(
+  source: Pick<PartSource, 'fetchPart'>,
+  request: SpeechRequest,
+  text: string,
+  signal: AbortSignal,
+  order?: OrderAccount,
+): Promise<SpeechAudio> {
+  return recorded(await source.fetchPart(request, text, signal, order), request, order);
+}
+
+/** What a fetch learnt, recorded for `order` before its audio goes on; its failure thrown. */
+export function recorded(part: FetchedPart, request: SpeechRequest, order: OrderAccount | undefined): SpeechAudio {
+  order?.learnt?.(part, request);
+  if ('failure' in part) throw part.failure;
+  return part.audio;
+}
 
 interface PartSourceOptions {
   client: VoiceApiClient;
@@ -53,7 +72,7 @@ const MAX_DELETED_VOICES = 10_000;
 /**
  * A fetched part is read to its end and cached even when its caller stops listening once the service began to answer:
  * it was paid when accepted, and the next identical request gets it for nothing. One nobody waits for any more before
- * that (its callers, and orders that counted it free as in flight) is closed, or never sent (Waiters, below).
+ * that (its callers, and orders that counted it free as in flight) is closed, or never sent (flights.ts `Waiters`).
  */
 export class PartSource {
   readonly #client: VoiceApiClient;
@@ -116,10 +135,11 @@ export class PartSource {
     );
   }
 
-  /** Whether this part, paid, would go out only as the one request finding out whether characters are back. */
+  /** Whether this part, paid, would go out only as the one request finding out whether characters are back: sent in
+   * its order's turn, never fetched ahead (the pipeline), so the probe is a due order's and its answer of its moment. */
   async findsOut(request: SpeechRequest, text: string): Promise<boolean> {
     const [need] = await this.needs(request, [text]);
-    return need !== undefined && !need.free && (await this.#accounting.findsOut(need.characters));
+    return need !== undefined && !need.free && (await this.#accounting.monthRefuses(need.characters));
   }
 
   async #originalFree(request: ServiceRequest, text: string, waits: AbortSignal | undefined): Promise<boolean> {
@@ -139,10 +159,9 @@ export class PartSource {
     return this.#cache.has(effectsKey(partCacheKey(withoutEffects(request), text), request.effects), request.voice);
   }
 
-  /** Whether its voice may be spoken now (admitVoice), `chosen` as a member's choice (a line held). */
-  checkVoice(request: SpeechRequest, chosen = false): void {
-    if (request.kind === 'ready') return;
-    admitVoice(request.voice, { deleted: this.#deleted, freeVoice: this.freeVoice, engines: this.#engines }, chosen);
+  /** What may speak here now, as the rule asks it (voice-choice.ts `requireVoice`). */
+  get speakers(): Speakers {
+    return { deleted: this.#deleted, freeVoice: this.freeVoice, engines: this.#engines };
   }
 
   /**
@@ -158,20 +177,20 @@ export class PartSource {
   ): Promise<FetchedPart> {
     if (request.kind === 'ready') return { audio: request.response };
     let stoodIn: StandIn | undefined;
-    // eSpeak NG backing up an engine's voice: said under the cause it stood in for already (the refusal for money at
+    // eSpeak NG standing in for an engine's voice: said under the cause it stood in for already (the refusal for money at
     // acceptance, or the service failing this part), if it did.
-    const backedUp = (stood: StandIn) =>
+    const engineStoodIn = (stood: StandIn) =>
       (stoodIn = { ...stood, cause: stoodIn?.cause ?? order?.fallback ?? stood.cause });
     let audio: SpeechAudio | undefined;
     try {
-      this.checkVoice(request);
+      requireVoice(request.voice, this.speakers);
       try {
-        // The service already failed this order (a stand-in, not an engine's backup): its other parts go to the free
+        // The service already failed this order (a stand-in for the service, not for an engine): its other parts go to the free
         // voice at once, not each after another wait for the service to fail again (but for one too long for its line).
         const failed = order?.standIn?.cause === 'engine-failed' ? undefined : order?.standIn;
         const asked = (failed ? this.standIns.request(request, [text]) : undefined) ?? request;
         if (failed && asked !== request) stoodIn = { voice: asked.voice, cause: failed.cause };
-        audio = await this.#fetchOrBackup(asked, text, signal, order, backedUp);
+        audio = await this.#fetchOrStandIn(asked, text, signal, order, engineStoodIn);
       } catch (error) {
         // The service failed before anything was charged: where a free voice may stand in for it, it says this part,
         // and the front-end says so.
@@ -183,32 +202,33 @@ export class PartSource {
           'the Voice API failed: this part is spoken in the free voice',
         );
         stoodIn = { voice: free.voice, cause };
-        audio = await this.#fetchOrBackup(free, text, signal, order, backedUp);
+        audio = await this.#fetchOrStandIn(free, text, signal, order, engineStoodIn);
       }
       // Deleted while it was fetched: nobody hears it.
-      this.checkVoice(request);
+      requireVoice(request.voice, this.speakers);
       return { audio, ...learnt(stoodIn, audio) };
     } catch (failure) {
       audio?.body.destroy();
-      return { failure, ...learnt(stoodIn, audio) };
+      // Its voice no longer spoken (deleted while it waited, its engine's list come since lacking it): the rule's refusal.
+      return { failure: voiceRefusal(request.voice, this.speakers) ?? failure, ...learnt(stoodIn, audio) };
     }
   }
 
   /**
-   * A part, and where an engine's voice fails it (down, slow, refusing, answering badly), its backup in eSpeak NG's
+   * A part, and where an engine's voice fails it (down, slow, refusing, answering badly), its stand-in in eSpeak NG's
    * voice of its language where it speaks: `stoodIn` is told which before its audio, said even if that fails too.
    */
-  async #fetchOrBackup(
+  async #fetchOrStandIn(
     request: ServiceRequest,
     text: string,
     signal: AbortSignal,
     order: OrderAccount | undefined,
-    stoodIn: (fallback: StandIn) => void,
+    stoodIn: (stood: StandIn) => void,
   ): Promise<SpeechAudio> {
     try {
       return await this.#fetchAny(request, text, signal, order);
     } catch (error) {
-      const espeak = this.#engineBackup(request, text, error, order);
+      const espeak = this.#engineStandIn(request, text, error, order);
       if (espeak === undefined) throw error;
       stoodIn({ voice: espeak.voice, cause: 'engine-failed' });
       return await this.#fetchAny(espeak, text, signal, order);
@@ -216,17 +236,17 @@ export class PartSource {
   }
 
   /**
-   * The backup of a line an engine's voice failed once its audio had begun, none of it delivered yet (a file), as
-   * fetchPart's; undefined where eSpeak NG may not back it up (another failure, not speaking, a line too long for it).
+   * The stand-in for a line an engine's voice failed once its audio had begun, none of it delivered yet (a file), as
+   * fetchPart's; undefined where eSpeak NG may not stand in (another failure, not speaking, a line too long for it).
    */
-  async backupAfter(
+  async standInAfter(
     request: SpeechRequest,
     text: string,
     error: unknown,
     signal: AbortSignal,
     order?: OrderAccount,
   ): Promise<FetchedPart | undefined> {
-    const espeak = request.kind === 'ready' ? undefined : this.#engineBackup(request, text, error, order);
+    const espeak = request.kind === 'ready' ? undefined : this.#engineStandIn(request, text, error, order);
     if (espeak === undefined) return undefined;
     const stoodIn: StandIn = { voice: espeak.voice, cause: order?.fallback ?? 'engine-failed' };
     try {
@@ -236,14 +256,14 @@ export class PartSource {
     }
   }
 
-  /** An engine's backup: eSpeak NG's request for a line an engine's voice failed to speak, where it may (logged so). */
-  #engineBackup(
+  /** An engine's stand-in: eSpeak NG's request for a line an engine's voice failed to speak, where it may (logged so). */
+  #engineStandIn(
     request: ServiceRequest,
     text: string,
     error: unknown,
     order: OrderAccount | undefined,
   ): ServiceRequest | undefined {
-    const espeak = this.standIns.backup(request, text, error);
+    const espeak = this.standIns.forEngine(request, text, error);
     if (espeak === undefined) return undefined;
     this.#log.warn(
       { code: 'engine-fallback', err: error, guildId: order?.charge.context.guildId, voice: request.voice },
@@ -253,17 +273,11 @@ export class PartSource {
   }
 
   #fetchAny(request: ServiceRequest, text: string, signal: AbortSignal, order?: OrderAccount): Promise<SpeechAudio> {
-    if (isEngineVoice(request.voice)) request = this.#engineControlled(request);
+    // An engine's voice: the effects it renders itself go to it; a paid or eSpeak NG request is as asked.
+    if (engineOf(request.voice)) request = this.#engines?.controlled(request) ?? request;
     return changesAudio(request.effects)
       ? this.#changed.fetch(request, request.effects, text, signal, order)
       : this.#fetchOriginal(request, text, signal, order);
-  }
-
-  /** An engine voice's request with the member's effects split between its engine and SayBot (EnginePort.splitEffects). */
-  #engineControlled(request: ServiceRequest): ServiceRequest {
-    const { effects, ...rest } = request;
-    if (effects === undefined || request.engine !== undefined || this.#engines === undefined) return request;
-    return { ...rest, ...this.#engines.splitEffects(request.voice, effects) } as ServiceRequest;
   }
 
   /**
@@ -300,7 +314,7 @@ export class PartSource {
     return flight.part();
   }
 
-  /** A flight started for `key`, under way until its audio is over (cached, its spend settled). */
+  /** A flight started for `key`, under way until its audio is over (cached, its spend finished). */
   #lead(request: ServiceRequest, text: string, key: string, order: OrderAccount | undefined): Fetching {
     const waiters = new Waiters(() => this.#flights.forget(key, fetching));
     const flight = this.#start(request, text, key, order, waiters);
@@ -310,16 +324,15 @@ export class PartSource {
     // it kept).
     const answered = () => waiters.close();
     const done = flight.then((f) => f.done);
-    void (isEngineVoice(request.voice) ? done : flight).then(answered, answered);
+    void (engineOf(request.voice) ? done : flight).then(answered, answered);
     this.#flights.lead(key, fetching, done);
     return fetching;
   }
 
-  /** A part served without a call is saved once its audio came `whole` (not if it broke); a free voice's, never. */
+  /** A part served without a call is saved on its order's charge (Charge.saved); a free voice's, never. */
   #saved(charge: Charge | undefined, request: ServiceRequest, text: string, whole?: Promise<unknown>): void {
     const part = { key: partCacheKey(withoutEffects(request), text), text };
-    const save = () => charge?.saved(part, endpointOf(request));
-    if (!isFreeVoice(request.voice)) void (whole ?? Promise.resolve()).then(save, () => charge?.release(part.key));
+    if (!isFreeVoice(request.voice)) void charge?.saved(part, endpointOf(request), whole);
   }
 
   async #start(
@@ -336,20 +349,16 @@ export class PartSource {
     const generation = this.#cache?.generation(request.voice) ?? 0;
     // Let go of by everyone who asked for it (stopped, skipped, its order over): nothing is paid nor sent, and no
     // engine asked (eSpeak NG's short line is its own worker's).
-    if (!isEspeakVoice(request.voice) && !waiters.wanted()) throw unwanted();
+    if (!espeakVoice(request.voice) && !waiters.wanted()) throw unwanted();
     if (isFreeVoice(request.voice))
       return this.#freePart(request, text, key, generation, charge?.context, this.#engineSignal(request, waiters));
     // Deleted while it waited: nothing is sent with it (deleted later, purgeVoice tells its waiters: not sent either).
-    this.checkVoice(request);
+    requireVoice(request.voice, this.speakers);
     // Its listeners hear the audio as it streams: handed over once answered, while the call goes on to its delivery
     // (the flight's `done`).
-    const call = paidCall(this.#paying, serviceBody(request, text), { key, text }, order, waiters);
-    const response = await call.answered.catch((error: unknown) => {
-      this.checkVoice(request);
-      throw error;
-    });
-    const audio = filled(this.#store, response, key, request.voice, generation);
-    return { ...audio, from: 'api', done: Promise.all([call.done, audio.done]) };
+    const { answer, done } = await paidCall(this.#paying, serviceBody(request, text), { key, text }, order, waiters);
+    const audio = filled(this.#store, answer, key, request.voice, generation);
+    return { ...audio, from: 'api', done: Promise.all([done, audio.done]) };
   }
 
   /**
@@ -366,8 +375,8 @@ export class PartSource {
     signal: AbortSignal,
   ): Promise<Flight> {
     let line: { body: Readable; cutAt?: number };
-    if (isEngineVoice(request.voice)) {
-      // checkVoice refuses an engine voice before this when no engine is configured.
+    if (engineOf(request.voice)) {
+      // The rule refuses an engine voice before this when no engine is configured.
       if (this.#engines === undefined) throw new Error(`${request.voice}: no engine is configured`);
       const owned = owner ?? { guildId: '', userId: '' };
       line = { body: await this.#engines.speakLine(text, request.voice, request.engine, owned, signal) };
@@ -381,14 +390,14 @@ export class PartSource {
 
   /** What ends an engine's request: shutdown, or its last waiter letting go before its audio is over (its slot freed). */
   #engineSignal(request: ServiceRequest, waiters: Waiters): AbortSignal {
-    if (!isEngineVoice(request.voice)) return this.#shutdown.signal;
+    if (!engineOf(request.voice)) return this.#shutdown.signal;
     waiters.calling();
     return AbortSignal.any([this.#shutdown.signal, waiters.letGo]);
   }
 
   /**
    * Creates a cloned voice; its characters are recorded like any other request's. `stop` (its member's /stop) lets go
-   * of it as a part's last waiter does (Waiters, below): before it leaves it is not sent; after, while the
+   * of it as a part's last waiter does (flights.ts `Waiters`): before it leaves it is not sent; after, while the
    * service has not begun to answer, it is closed (the client's CallOptions `letGo`) and stays spent, as it may have
    * been charged; once the answer has begun (the voice's ID came) it goes on, and the voice is the member's.
    */
@@ -403,7 +412,13 @@ export class PartSource {
     const request = { endpoint: 'voice-clone' as const, body: { text, ref_audio: clip } };
     const order = charge && { charge };
     const part = { key: text, text };
-    return await paidCall(this.#paying, request, part, order, waiters).done.finally(() => charge?.release(text));
+    try {
+      const { answer, done } = await paidCall(this.#paying, request, part, order, waiters);
+      await done;
+      return answer;
+    } finally {
+      charge?.release(text);
+    }
   }
 
   /**
@@ -425,7 +440,7 @@ export class PartSource {
   async close(): Promise<void> {
     this.#shutdown.abort();
     await Promise.allSettled(this.#flights.values().map((f) => f.flight.then((flight) => flight.done)));
-    await this.#changed.settled();
+    await this.#changed.drained();
     await this.#accounting.drained();
     await this.#cache?.close();
   }
@@ -441,71 +456,6 @@ function learnt(stoodIn: StandIn | undefined, audio: SpeechAudio | undefined): {
 
 interface Flight extends FlightAudio {
   from: 'cache' | 'api' | 'free';
-}
-
-// Who waits for a flight's audio (what paidCall asks as its `Waiting`). Let go of by all before it left, its paid
-// request is never sent nor paid; after it left, before any answer, it is closed (`letGo`), kept as maybe charged;
-// once answered, it is read and kept.
-class Waiters {
-  readonly #signals = new Set<AbortSignal>();
-  readonly #forget: () => void;
-  readonly #letGo = new AbortController();
-  #calling = false;
-  #closed = false;
-  /** Its voice was deleted (PartSource.purgeVoice): nobody is to hear it, so it is never sent, or closed as a stop. */
-  #gone = false;
-
-  /** `forget`: takes the flight out of those under way, so nobody joins one that will not be sent. */
-  constructor(forget: () => void) {
-    this.#forget = forget;
-  }
-
-  /** Aborted once everyone let go of its call under way (a paid call, an engine's request). */
-  get letGo(): AbortSignal {
-    return this.#letGo.signal;
-  }
-
-  join(signal: AbortSignal): void {
-    this.#signals.add(signal);
-    if (this.#closed) return;
-    if (signal.aborted) this.#lettingGo();
-    else signal.addEventListener('abort', this.#lettingGo, { once: true });
-  }
-
-  wanted(): boolean {
-    if (!this.#gone && this.#waits()) return true;
-    this.#forget();
-    return false;
-  }
-
-  gone(): void {
-    this.#gone = true;
-    if (this.#calling) this.#letGo.abort(unwanted());
-  }
-
-  /** Its call leaves now: let go of by everyone from here, it is cut if it may be. */
-  calling(): void {
-    if (!this.#closed) this.#calling = true;
-  }
-
-  /** Its answer began (or it is over): read to its end from here, whoever lets go of it. */
-  close(): void {
-    this.#closed = true;
-    this.#calling = false;
-    for (const signal of this.#signals) signal.removeEventListener('abort', this.#lettingGo);
-  }
-
-  #waits(): boolean {
-    for (const signal of this.#signals) if (!signal.aborted) return true;
-    return false;
-  }
-
-  /** Once nobody waits, its call is let go of, and the flight forgotten (a later caller starts anew). */
-  readonly #lettingGo = (): void => {
-    if (!this.#calling || this.#waits()) return;
-    this.#letGo.abort(unwanted());
-    this.#forget();
-  };
 }
 
 interface Fetching {

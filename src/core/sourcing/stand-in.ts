@@ -1,18 +1,16 @@
 // The stand-in's choice, made here alone: whether a free voice may speak in place of the paid one (FREE_VOICE's
 // fallback: a plain order, not a scene, refused for money; a part the service failed uncharged, or the month, which
-// failures let one: failingServiceCause) or of an engine's failed voice (its backup), which (FREE_VOICES' voice for the
-// language where its engine offers it and answers, else eSpeak NG's closest), with what request (the same text and
-// SayBot's effects, as WAV), and whether each part fits one of its lines. The pipeline hands Money its answer at
-// acceptance; the part source asks it as a part fails.
-import { espeakVoiceFor, isEngineVoice, isFreeVoice, requestLanguages } from '../voice-catalogue/voices.ts';
+// failures let one: failingServiceCause) or for an engine's failed voice, which (FREE_VOICES' voice for the
+// language where its engine offers it and answers, else eSpeak NG's closest: espeakVoiceFor), with what request (the same text and
+// SayBot's effects, as WAV), and whether each part fits one of its lines. Money asks it for an order refused for money
+// (which refusals let one: money.ts' FOR_MONEY); the part source asks it as a part fails (failingServiceCause).
+import { engineOf, espeakVoice, isFreeVoice, PRESET_VOICE_ID } from '../voice-catalogue/voices.ts';
 import type { ServiceRequest, SpeechRequest, StandIn } from '../settings/speech-request.ts';
 import type { FreeVoiceRules } from '../free-voice/free-voice-engine.ts';
-import { countCharacters, estimateCeiling, estimateRequestSeconds } from '../characters.ts';
-import { MAX_FREE_LINE_SECONDS } from '../audio/workers/job-thread.ts';
-import { monthAnswer } from '../quota/money.ts';
+import { countCharacters, freeLine } from '../characters.ts';
+import { monthAnswer } from '../quota/paid-call.ts';
 import { Refusal } from '../refusal.ts';
 import { ConnectionError, QuotaExceededError, RateLimitedError, ServerError, TimeoutError } from '../api/errors.ts';
-import { accountRefusalProven } from '../api/response.ts';
 import type { EnginePort } from './engine-port.ts';
 import type { OrderAccount } from './order-account.ts';
 
@@ -24,11 +22,6 @@ export type StandInVoices = ReadonlyMap<string, string>;
 
 /** The word FREE_VOICES uses for eSpeak NG's closest voice. */
 export const ESPEAK_CHOICE = 'espeak';
-
-/** Whether a free voice says `text` within one of its lines (its estimate under the cap, with the margin). */
-export function fitsFreeLine(text: string, voiceId: string): boolean {
-  return estimateRequestSeconds({ kind: 'tts', text, voice: voiceId }, text) <= estimateCeiling(MAX_FREE_LINE_SECONDS);
-}
 
 /** A line as an order has it: its request and its text in parts. */
 type Said = { readonly request: SpeechRequest; readonly texts: readonly string[] };
@@ -46,10 +39,8 @@ export class StandIns {
     this.#choice = choice;
   }
 
-  /**
-   * The free voice's version of an order's one line, where a free voice may stand in for it refused for money; undefined
-   * otherwise (the refusal stands). A scene is never spoken for: its member confirmed its voices and its quote.
-   */
+  /** The free voice's version of an order's one line, for its paid voice refused for money, where a free voice may
+   * stand in; undefined otherwise. A scene is never spoken for: its member confirmed its voices and its quote. */
   forOrder<Line extends Said>(order: { readonly scene: boolean; readonly lines: readonly Line[] }): Line[] | undefined {
     const [only] = order.lines;
     if (!this.#rules.standsIn || order.scene || only === undefined) return undefined;
@@ -76,7 +67,7 @@ export class StandIns {
     const wanted = (language === undefined ? undefined : choice?.get(language)) ?? choice?.get('*') ?? ESPEAK_CHOICE;
     const voice =
       wanted !== ESPEAK_CHOICE && this.#usable(wanted) ? wanted : espeakVoiceFor(request.voice, request.language);
-    if (!this.#usable(voice) || !texts.every((text) => fitsFreeLine(text, voice))) return undefined;
+    if (!this.#usable(voice) || !texts.every(freeLine(voice).fits)) return undefined;
     return freeRequest(request, voice);
   }
 
@@ -86,15 +77,15 @@ export class StandIns {
     return this.request(request, []) ?? freeRequest(request, espeakVoiceFor(request.voice, request.language));
   }
 
-  /** An engine's backup: eSpeak NG's voice of its language for a line an engine's voice failed, where it may say it. */
-  backup(request: ServiceRequest, text: string, error: unknown): ServiceRequest | undefined {
-    if (!isEngineVoice(request.voice) || this.#engines?.failed(error) !== true || !this.#rules.espeak) return undefined;
+  /** An engine's stand-in: eSpeak NG's voice of its language for a line an engine's voice failed, where it may say it. */
+  forEngine(request: ServiceRequest, text: string, error: unknown): ServiceRequest | undefined {
+    if (!engineOf(request.voice) || this.#engines?.failed(error) !== true || !this.#rules.espeak) return undefined;
     const espeak = freeRequest(request, espeakVoiceFor(undefined, this.#engines.language(request.voice)));
-    return fitsFreeLine(text, espeak.voice) ? espeak : undefined;
+    return freeLine(espeak.voice).fits(text) ? espeak : undefined;
   }
 
   #usable(id: string): boolean {
-    return isEngineVoice(id) ? this.#engines?.voice(id) !== undefined && !this.#engines.down(id) : this.#rules.espeak;
+    return engineOf(id) ? this.#engines?.voice(id) !== undefined && !this.#engines.down(id) : this.#rules.espeak;
   }
 }
 
@@ -113,10 +104,29 @@ function failingServiceCause(error: unknown, text: string): StandIn['cause'] | u
   const failed = SERVICE_FAILED.some((type) => error instanceof type) ? (error as ServerError) : undefined;
   if (failed?.charge !== 'not-charged') return undefined;
   if (!(error instanceof QuotaExceededError)) return 'service-failed';
-  // A 429 not the service's own word on the month: a refusal on the way, told as busy, no voice standing in for it.
-  if (!accountRefusalProven(error)) return undefined;
   const told = monthAnswer(error, countCharacters(text), new Date());
   return told instanceof Refusal ? told : told === error ? 'month-used-up' : 'service-failed';
+}
+
+/** A request's languages, lower case without their region (`ko-KR` is `ko`): its `language` first, then its preset voice's. */
+function requestLanguages(voice: string | undefined, language: string | undefined): string[] {
+  const given = language?.split('-')[0]?.toLowerCase();
+  const preset = PRESET_VOICE_ID.exec(voice ?? '')?.[1];
+  return [given, preset].filter((wanted): wanted is string => wanted !== undefined && wanted !== '');
+}
+
+/**
+ * eSpeak NG's voice closest to a paid one, of the preset voice's gender (its ID's f or m; else female): of `language`
+ * (`ko-KR` reads as `ko`) if one speaks it, else of the preset voice's own language, else English.
+ */
+export function espeakVoiceFor(voice: string | undefined, language: string | undefined): string {
+  const preset = PRESET_VOICE_ID.exec(voice ?? '');
+  const gender = preset?.[2] ?? 'f';
+  for (const wanted of requestLanguages(voice, language)) {
+    const id = `free-${wanted}-${gender}`;
+    if (espeakVoice(id)) return id;
+  }
+  return `free-en-${gender}`;
 }
 
 /** `request` said by the free voice `voice`: the same text and SayBot's effects, as WAV (what free voices make). */

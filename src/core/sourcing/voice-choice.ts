@@ -1,13 +1,14 @@
 // Which voice speaks, and whether it may speak here: one decision for every front-end and the part source. The
 // settings a request is said with, layer by layer (the command's options, the chosen preset, the member's /myvoice,
 // the server's default preset, the built-in defaults), field by field; the voice a member names checked before it is
-// used or saved (usableVoice); and, as a line is held and each part fetched, whether it may be spoken now
-// (admitVoice). What a voice ID says is src/core/voice-catalogue/voices.ts'.
+// used or saved (usableVoice); and whether it may be saved, or spoken now as a line is held and each part fetched
+// (requireVoice). What a voice ID says is src/core/voice-catalogue/voices.ts'.
 import { SpeechInputError } from '../order-errors.ts';
 import { SPEECH_SETTING_LIST, SPEECH_SETTING_NAMES, type SpeechSettings } from '../settings/setting-declarations.ts';
 import type { ResolvedSettings } from '../settings/speech-request.ts';
 import type { Store } from '../store/types.ts';
-import { isEngineVoice, isEspeakVoice, isFreeVoice, isPresetVoiceId } from '../voice-catalogue/voices.ts';
+import { engineOf, espeakVoice, isFreeVoice, isPresetVoiceId, type PresetVoice } from '../voice-catalogue/voices.ts';
+import type { EnginePort } from './engine-port.ts';
 
 /** What a front-end knows when it asks which settings apply. */
 interface SettingsQuery {
@@ -20,6 +21,8 @@ interface SettingsQuery {
   presetName?: string | undefined;
   /** The server's preferred locale: picks the built-in voice. */
   guildLocale: string | null | undefined;
+  /** The owner's engines: a voice its engine's list lacks has the list read again before it is judged. */
+  engines?: Pick<EnginePort, 'recheck'> | undefined;
 }
 
 /** The settings a request is spoken with (three indexed reads), its winning voice checked (usableVoice). */
@@ -39,6 +42,8 @@ export async function chooseSettings(store: Store, query: SettingsQuery): Promis
     guildLocale: query.guildLocale,
   });
   settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
+  await query.engines?.recheck(settings.voice);
+  if (!['option', 'preset'].includes(settings.sources.voice.kind)) settings.voiceDeleted = member?.voiceDeleted;
   return settings;
 }
 
@@ -95,19 +100,22 @@ export function defaultVoiceFor(locale: string | null | undefined): string {
 
 /**
  * The one check of a voice a member names before it is used or saved. A preset-shaped ID passes unlisted (the service
- * has 41, documents 6), and so does a free voice; else a clone of *this* server, by ID or name: another server's is
- * refused exactly like an unknown one, so its existence does not leak.
+ * has 41, documents 6), and so does a free voice (where it is `saving`, what may speak now is asked at once: requireVoice,
+ * `as` 'chosen' where a voice saved before is picked); else a clone of *this* server, by ID or name: another server's
+ * is refused exactly like an unknown one, so its existence does not leak.
  */
 export async function usableVoice(
   store: Pick<Store, 'voiceLibrary'>,
   guildId: string,
   idOrName: string,
-  /** Where a voice is saved: whether a free voice is offered now (offeredNow), so it is refused at once, not at each use. */
-  offered?: (voiceId: string) => boolean,
+  saving?: Saving,
+  as: 'chosen' | 'saved' = 'saved',
 ): Promise<{ kind: 'preset' | 'free' | 'cloned'; voiceId: string }> {
+  if (isPresetVoiceId(idOrName) && saving?.listed.some((voice) => voice.id === idOrName) === false)
+    throw new SpeechInputError({ code: 'voice-unlisted', voice: idOrName });
   if (isPresetVoiceId(idOrName)) return { kind: 'preset', voiceId: idOrName };
-  const code = isEngineVoice(idOrName) ? 'engine-voice-unknown' : 'free-voice-unavailable';
-  if (isFreeVoice(idOrName) && offered?.(idOrName) === false) throw new SpeechInputError({ code, voice: idOrName });
+  await saving?.engines?.recheck(idOrName);
+  if (saving !== undefined) requireVoice(idOrName, saving, as);
   if (isFreeVoice(idOrName)) return { kind: 'free', voiceId: idOrName };
   const library = store.voiceLibrary;
   const cloned = (await library.get(guildId, idOrName)) ?? (await library.findByName(guildId, idOrName));
@@ -115,30 +123,41 @@ export async function usableVoice(
   throw new SpeechInputError({ code: 'unknown-voice', voice: idOrName });
 }
 
-/** Whether a free voice is offered now: an engine's while its engine offers it, eSpeak NG's where members may choose it. */
-export const offeredNow =
-  (engines: { voice(voiceId: string): unknown } | undefined, freeVoice: { chosen: boolean }) => (voiceId: string) =>
-    isEngineVoice(voiceId) ? engines?.voice(voiceId) !== undefined : freeVoice.chosen;
-
 /** What the running bot may speak: eSpeak NG installed and members' to choose (FREE_VOICE), the owner's engines. */
-interface Speakers {
+export interface Speakers {
   /** Cloned voices deleted since start. */
-  deleted: ReadonlySet<string>;
+  deleted?: ReadonlySet<string>;
   freeVoice: { espeak: boolean; chosen: boolean };
-  engines: { voice(voiceId: string): unknown; down(voiceId: string): boolean } | undefined;
+  engines: Pick<EnginePort, 'lists' | 'recheck'> | undefined;
+}
+
+/** Where a voice is saved: what may speak now, and the presets SayBot lists (`listed`: one it does not list is not
+ * saved, as a preset the service lacks would fail every line after). */
+export interface Saving extends Speakers {
+  listed: readonly PresetVoice[];
 }
 
 /**
- * Whether a voice may be spoken now, as a member's choice (`chosen`: a line held) or at all (a stand-in, a part
- * fetched): a cloned voice deleted since (voice-deleted), eSpeak NG's where it cannot speak or members may not choose
- * it (free-voice-unavailable), an engine's voice its engine, answering, does not offer (engine-voice-unknown: never
- * sent). An engine down (its voices unknown since it started down, or not fetched lately) is stood in for, not refused.
+ * Whether a voice may be spoken or saved here: as a part or a stand-in (`part`), a member's choice held as a line
+ * (`chosen`) or kept (`saved`). A clone deleted since is refused (voice-deleted); eSpeak NG's where it cannot speak, or
+ * chosen where members may not choose it (free-voice-unavailable); an engine's by its engine's list alone: not listed,
+ * or no such engine, is refused, down or not (engine-voice-unknown, never sent); not known (its engine has not answered
+ * since start) is tried, stood in for or "could not speak", but not saved (engine-voice-not-answering).
  */
-export function admitVoice(voice: string, here: Speakers, chosen = false): void {
-  if (here.deleted.has(voice)) throw new SpeechInputError({ code: 'voice-deleted', voice });
-  if (isEspeakVoice(voice) && (!here.freeVoice.espeak || (chosen && !here.freeVoice.chosen)))
-    throw new SpeechInputError({ code: 'free-voice-unavailable', voice });
-  const engines = here.engines;
-  if (isEngineVoice(voice) && (engines === undefined || (!engines.down(voice) && engines.voice(voice) === undefined)))
-    throw new SpeechInputError({ code: 'engine-voice-unknown', voice });
+export function requireVoice(voice: string, here: Speakers, as: 'part' | 'chosen' | 'saved' = 'part'): void {
+  const refused = voiceRefusal(voice, here, as);
+  if (refused !== undefined) throw refused;
+}
+
+/** requireVoice's refusal, returned: undefined where the voice may be spoken or saved. */
+export function voiceRefusal(voice: string, here: Speakers, as: 'part' | 'chosen' | 'saved' = 'part') {
+  if (here.deleted?.has(voice)) return new SpeechInputError({ code: 'voice-deleted', voice });
+  if (espeakVoice(voice) && (!here.freeVoice.espeak || (as !== 'part' && !here.freeVoice.chosen)))
+    return new SpeechInputError({ code: 'free-voice-unavailable', voice });
+  if (!engineOf(voice)) return undefined;
+  const listed = here.engines === undefined ? false : here.engines.lists(voice);
+  if (listed === false) return new SpeechInputError({ code: 'engine-voice-unknown', voice });
+  if (listed === undefined && as === 'saved')
+    return new SpeechInputError({ code: 'engine-voice-not-answering', voice });
+  return undefined;
 }

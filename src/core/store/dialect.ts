@@ -1,7 +1,7 @@
 // What every area of the store is built on: the dialect its queries run on (what differs between SQLite and
 // PostgreSQL, chosen in one place), the Area base, and, at the end, the mapping of rows every area shares.
 import { type Expression, type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
-import { likeContains } from './names.ts';
+import { likeContains, nameKey } from './names.ts';
 import type { Database } from './schema.ts';
 import type { SpeechSettings } from './common-types.ts';
 import {
@@ -71,9 +71,14 @@ export abstract class Area {
   }
 }
 
-/** `column` (a name key, or the lower-cased text) contains `text` ignoring case (names.ts' rules); '' keeps all. */
-export const containsKey = (column: Expression<string> | string, text: string | undefined): RawBuilder<SqlBool> =>
-  sql<SqlBool>`${typeof column === 'string' ? sql.ref(column) : column} LIKE ${likeContains(text ?? '')} ESCAPE '\\'`;
+/** `column` (a name key, or the lower-cased text) holds each word of `text`, in any order, ignoring case (names.ts'
+ * rules), as the built-in voices are matched (src/core/interactions/choices.ts); '' keeps all. */
+export const containsKey = (column: Expression<string> | string, text: string | undefined): RawBuilder<SqlBool> => {
+  const ref = typeof column === 'string' ? sql.ref(column) : column;
+  const words = nameKey(text ?? '').split(' ');
+  const each = words.map((word) => sql`${ref} LIKE ${likeContains(word)} ESCAPE '\\'`);
+  return sql<SqlBool>`(${sql.join(each, sql` AND `)})`;
+};
 
 // The row mapping every area shares: snake_case to camelCase, milliseconds to Dates, 0/1 flags, unset fields left out.
 export type Row<T extends keyof Database> = Selectable<Database[T]>;

@@ -9,6 +9,8 @@ export type MemberField = readonly [name: string, declared: SettingDeclaration];
 export interface MemberFields {}
 
 export interface MemberDefaults extends SpeechSettings, MemberFields {
+  /** The name of the cloned voice that was their voice, deleted since: told once, where it would have spoken. */
+  voiceDeleted?: string;
   guildId: string;
   userId: string;
   updatedAt: Date;
@@ -18,4 +20,4 @@ export interface MemberDefaults extends SpeechSettings, MemberFields {
 export type MemberDefaultsChange = SpeechSettings & MemberFields;
 
 /** One field of a member's defaults, as `memberDefaults.unset` names it. */
-export type MemberDefaultsField = keyof MemberDefaultsChange;
+export type MemberDefaultsField = keyof MemberDefaultsChange | 'voiceDeleted';

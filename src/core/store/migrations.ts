@@ -360,6 +360,22 @@ export const CORE_SCHEMA_STEPS: readonly SchemaStep[] = [
       db.schema.alterTable('spends').addColumn('unconfirmed', types.flag, (column) => column.notNull().defaultTo(0)),
     ],
   },
+  {
+    version: 28,
+    name: "a member's saved voice deleted",
+    // The cloned voice's name, where it was a member's voice when deleted: told once where it would have spoken.
+    up: (db) => [db.schema.alterTable('member_defaults').addColumn('voice_deleted', 'text')],
+  },
+  {
+    version: 29,
+    name: 'spends found by the token chosen before their write',
+    // A write whose answer was lost (a connection dropped after its COMMIT) may have landed: found by its token, it is
+    // taken back, never written twice (src/core/quota/accounting.ts). NULL for earlier spends.
+    up: (db) => [
+      db.schema.alterTable('spends').addColumn('token', 'text'),
+      db.schema.createIndex('spends_token').on('spends').column('token').unique(),
+    ],
+  },
 ];
 
 /** The whole schema: the features' steps, then the core's, by version (order matters only for shared version 6). */

@@ -1,15 +1,9 @@
+import type { UsageInfo } from '../api/errors.ts';
+
 /** Which Voice API endpoint a spend went to. */
 export type SpendEndpoint = 'tts' | 'emotion-tts' | 'voice-clone';
 
-/** The service's own usage figures (X-RateLimit-* headers), when a response carried them. */
-export interface ServiceUsage {
-  limit?: number;
-  used?: number;
-  remaining?: number;
-  resetAt?: Date;
-}
-
-/** One request's characters: spent (sent to the service and accepted) or saved (served from the cache). */
+/** One request's characters: spent (sent to the service and charged) or saved (served from the cache). */
 export interface NewSpend {
   at?: Date;
   guildId: string;
@@ -22,37 +16,39 @@ export interface NewSpend {
   cached: boolean;
   /** Charged by the service (its 2xx) but its audio or voice ID never arrived: spent all the same (v7). */
   undelivered?: boolean;
-  /** Written ahead: its owner is sending or reading it; spent from now, `store.spends.settle` ends it (v18). */
+  /** Written ahead: its owner is sending or reading it; spent from now, `store.spends.finish` ends it (v18). */
   owner?: string | undefined;
-  /** Written before the request left: `accept` confirms it, `release` takes it back on "not charged" (v23). */
+  /** Written before the request left: `confirm` confirms it, `erase` takes it back on "not charged" (v23). */
   unconfirmed?: boolean | undefined;
   /** The budget hold it was held under, lowered in the same transaction (given back if released while it lives). */
   hold?: string | undefined;
+  /** Chosen before its write (v29): one whose answer was lost is found by it, taken back or not written twice. */
+  token?: string | undefined;
   requestId?: string | undefined;
-  service?: ServiceUsage | undefined;
+  service?: UsageInfo | undefined;
   /** Forgotten after acceptance: recorded under the period's pseudonym (areas/forget-carry-over.ts), still counted. */
   forgotten?: 'member' | 'guild' | undefined;
 }
 
-/** What the service's acceptance (its 2xx) of a request written ahead said. */
-export interface SpendAcceptance {
+/** What the service's 2xx for a request written ahead said. */
+export interface SpendConfirmation {
   requestId?: string | undefined;
-  service?: ServiceUsage | undefined;
+  service?: UsageInfo | undefined;
   /** When the 2xx arrived (the service's figures are dated by it). */
   at?: Date;
 }
 
-/** What a start settled of the spends its predecessor (the same owner) left written ahead. */
+/** What a start finished of the spends its predecessor (the same owner) left written ahead. */
 export interface SpendsLeft {
-  /** Accepted by the service, their bodies never read to the end. */
-  accepted: number;
+  /** Confirmed (the service's 2xx), their bodies never read to the end. */
+  confirmed: number;
   /** Sent (or about to be), no answer seen: counted as spent, since the service may have charged them. */
   inFlight: number;
   /** The characters of those in flight: at most this many on the books more than the service charged. */
   inFlightCharacters: number;
 }
 
-/** How a spend written ahead (accepted) ends: its audio or voice ID arrived, or it never did. */
+/** How a spend written ahead (confirmed) ends: its audio or voice ID arrived, or it never did. */
 export type SpendOutcome = 'delivered' | 'undelivered';
 
 export interface SpendTotals {
@@ -85,7 +81,7 @@ export interface QuotaState {
   /** Set by a 429 "quota exceeded"; cleared by Accounting (src/core/quota/) when the service shows it is over. */
   exhausted?: { resetAt: Date; markedAt: Date } & QuotaMarkAccount;
   /** The service's latest figures for `month` (used: the highest seen that month, as it only grows). */
-  service?: ServiceUsage & { month: string; updatedAt: Date };
+  service?: UsageInfo & { month: string; updatedAt: Date };
 }
 
 /** A server's own budgets (see src/core/quota/accounting.ts); a field absent = the server set none. */
@@ -102,12 +98,14 @@ export interface NewBudgetHold {
   userId: string;
   characters: number;
   limits: BudgetHoldLimits;
+  /** Acceptance's budget rule (src/core/quota/money.ts), asked on each limit's spent plus held before holding. */
+  refuses: BudgetRule;
   ttlMs: number;
   at?: Date;
-  /** The process holding it (its books owner), so that it settles the hold when it starts again after a crash. */
+  /** The process holding it (its books owner), so that it gives the hold back when it starts again after a crash. */
   owner?: string | undefined;
 }
 
-export type BudgetHoldResult =
-  | { status: 'held'; token: string }
-  | { status: 'refused'; budget: keyof BudgetHoldLimits; limit: number; used: number; needed: number };
+type BudgetPassed = { budget: keyof BudgetHoldLimits; limit: number; used: number; needed: number };
+export type BudgetRule = (limits: BudgetHoldLimits, used: BudgetHoldLimits, needed: number) => BudgetPassed | undefined;
+export type BudgetHoldResult = { status: 'held'; token: string } | ({ status: 'refused' } & BudgetPassed);

@@ -31,6 +31,7 @@ export interface Database {
     MemberFieldColumns & {
       guild_id: string;
       user_id: string;
+      voice_deleted: Text;
       updated_at: number;
     };
   voice_library: {
@@ -66,10 +67,12 @@ export interface Database {
     service_remaining: Int;
     service_reset_at: Int;
     undelivered: Generated<number>;
-    /** The process sending the request or reading its audio until the spend is settled (v18); NULL once settled. */
+    /** The process sending the request or reading its audio until the spend is finished (v18); NULL once finished. */
     owner: Text;
-    /** 1: written before its request left, and the service's acceptance (its 2xx) never seen (v23). */
+    /** 1: written before its request left, and the service's 2xx never seen (v23). */
     unconfirmed: Generated<number>;
+    /** Chosen by the bot before the write (v29): a write whose answer was lost is found by it. */
+    token: Text;
   };
   spend_totals_guild_month: { guild_id: string; month: string; characters: number };
   spend_totals_member_day: { guild_id: string; user_id: string; day: string; characters: number };
@@ -103,7 +106,7 @@ export interface Database {
     day: string;
     characters: number;
     expires_at: number;
-    /** The process whose request holds it (v18): settled when that process starts again. NULL: it only expires. */
+    /** The process whose request holds it (v18): given back when that process starts again. NULL: it only expires. */
     owner: Text;
   };
   guild_output_defaults: { guild_id: string; output: OutsideVoiceOutput; updated_by: string; updated_at: number };

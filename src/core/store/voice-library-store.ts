@@ -38,7 +38,7 @@ export interface DeletedClonedVoice {
   voice: ClonedVoice;
   /** Presets that spoke with it, removed with it so none points at a voice that no longer exists. */
   presetsRemoved: string[];
-  /** Member defaults whose voice was it; their voice is unset, the other fields kept. */
+  /** Member defaults whose voice was it; their voice is unset (its name kept, to tell them), the other fields kept. */
   memberDefaultsCleared: number;
   /** Soundboard sounds saved from it (recordSound), no longer tracked: the caller removes them from Discord. */
   soundsSaved: string[];

@@ -79,38 +79,13 @@ export const ESPEAK_VOICES: readonly EspeakVoice[] = [
 
 const BY_ID = new Map(ESPEAK_VOICES.map((free) => [free.id, free]));
 
-/** eSpeak NG's voice of this ID, if it is one. */
+/** eSpeak NG's voice of this ID, if it is one (a voice SayBot speaks itself); undefined: not eSpeak NG's. */
 export function espeakVoice(id: string): EspeakVoice | undefined {
   return BY_ID.get(id);
 }
 
-/** Whether `id` is one of eSpeak NG's voices, which SayBot speaks itself. */
-export const isEspeakVoice = (id: string): boolean => BY_ID.has(id);
-
 /** Whether a voice costs no characters: eSpeak NG's or an engine's. */
-export const isFreeVoice = (id: string): boolean => BY_ID.has(id) || isEngineVoice(id);
-
-/** A request's languages, lower case without their region (`ko-KR` is `ko`): its `language` first, then its preset voice's. */
-export function requestLanguages(voice: string | undefined, language: string | undefined): string[] {
-  const given = language?.split('-')[0]?.toLowerCase();
-  const preset = PRESET_VOICE_ID.exec(voice ?? '')?.[1];
-  return [given, preset].filter((wanted): wanted is string => wanted !== undefined && wanted !== '');
-}
-
-/**
- * eSpeak NG's voice closest to a paid one, of the preset voice's gender (its ID's f or m; else female): of `language`
- * (`ko-KR` reads as `ko`) if one speaks it, else of the preset voice's own language, else English. What the
- * sandbox speaks words in, and what SayBot falls back on.
- */
-export function espeakVoiceFor(voice: string | undefined, language: string | undefined): string {
-  const preset = PRESET_VOICE_ID.exec(voice ?? '');
-  const gender = preset?.[2] ?? 'f';
-  for (const wanted of requestLanguages(voice, language)) {
-    const id = `free-${wanted}-${gender}`;
-    if (BY_ID.has(id)) return id;
-  }
-  return `free-en-${gender}`;
-}
+export const isFreeVoice = (id: string): boolean => BY_ID.has(id) || engineOf(id) !== undefined;
 
 // The owner's engines' voices: what an ID says (a pure test, usable anywhere without the engines).
 /** Which engine: `voicevox` (VOICEVOX_URL) or `speech` (SPEECH_SERVER_URL). Also the voice ID's prefix. */
@@ -127,8 +102,9 @@ interface EngineVoiceId {
   engineVoice: string;
 }
 
-/** Whether `id` is syntactically an engine's voice ID, and which engine's; undefined: it is not one. */
-export function parseEngineVoiceId(id: string): EngineVoiceId | undefined {
+/** The engine an ID names (`voicevox:<style id>`, `speech:<name>`) and what it is sent; undefined: not an engine's voice.
+ * Its shape alone: whether its engine offers it is src/core/sourcing/voice-choice.ts' `requireVoice` to say. */
+export function engineOf(id: string): EngineVoiceId | undefined {
   const colon = id.indexOf(':');
   if (colon < 0) return undefined;
   const prefix = id.slice(0, colon);
@@ -138,9 +114,3 @@ export function parseEngineVoiceId(id: string): EngineVoiceId | undefined {
   if (prefix === 'speech' && SPEECH_VOICE_NAME.test(rest)) return { engine: 'speech', engineVoice: rest };
   return undefined;
 }
-
-/**
- * Whether `id` has the shape of an engine's voice (`voicevox:<style id>`, `speech:<name>`): the owner's own speech
- * engines (src/core/engines/), free like eSpeak NG's voices. Whether an engine offers it now is the engines' to say.
- */
-export const isEngineVoice = (id: string): boolean => parseEngineVoiceId(id) !== undefined;

@@ -89,6 +89,16 @@ export function readySession(connection: VoiceConnection): ReadySession | undefi
   return networking as unknown as ReadySession;
 }
 
+const kept = new WeakMap<VoiceConnection, ReadySession | undefined>();
+/** readySession when canSendAudio, else undefined; a watched connection's kept until a message or a state change. */
+export function sendableSession(connection: VoiceConnection): ReadySession | undefined {
+  if (kept.get(connection)) return kept.get(connection);
+  const session = readySession(connection);
+  const sendable = session && canSendAudio(connection) ? session : undefined;
+  if (sendable && kept.has(connection)) kept.set(connection, sendable);
+  return sendable;
+}
+
 /**
  * Gives a ready session its transport key as a KeyObject, made once: @discordjs/voice 0.19 passes raw bytes to
  * createCipheriv per packet, a tenth of the main thread at 100 voices (docs/benchmarks.md). AES-GCM only (XChaCha20
@@ -163,6 +173,9 @@ type Listener = (...args: unknown[]) => void;
  */
 export function watchNetworking(connection: VoiceConnection, handlers: NetworkingWatchHandlers): void {
   if (handlers.udpOwner) routeDiscovery();
+  // DAVE's group changes only in a voice gateway message's handler (SayBot decrypts nothing) or with a state change.
+  const forget = () => kept.set(connection, undefined);
+  forget();
   const seen = new WeakSet<object>();
   const guarded = new WeakSet<object>();
 
@@ -192,6 +205,7 @@ export function watchNetworking(connection: VoiceConnection, handlers: Networkin
             handlers.onHandlerError(error, event);
           } finally {
             claiming = undefined;
+            forget();
           }
         });
       }
@@ -209,6 +223,7 @@ export function watchNetworking(connection: VoiceConnection, handlers: Networkin
     const first = socketOf(networking.state);
     if (first) guardSocket(first, networking);
     networking.on('stateChange', (_old: NetworkingState, next: NetworkingState) => {
+      forget();
       const ws = socketOf(next);
       if (ws) guardSocket(ws, networking);
       keepTransportKey(next);
@@ -219,6 +234,7 @@ export function watchNetworking(connection: VoiceConnection, handlers: Networkin
   const current = networkingOf(connection.state);
   if (current) follow(current);
   connection.on('stateChange', (_old, next) => {
+    forget();
     const networking = networkingOf(next);
     if (networking) follow(networking);
   });

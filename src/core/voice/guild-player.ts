@@ -40,12 +40,12 @@ export interface TurnEnd {
 }
 
 /**
- * An order's place in the guild's queue, from its acceptance (`hold`): orders take their turn in the order held, and
+ * An order's place in the guild's queue, from its acceptance (`place`): orders take their turn in the order placed, and
  * play their clips one at a time. /stop, /skip, /leave and a right taken away end it wherever it is.
  */
 export interface Turn {
   readonly owner: ClipOwner;
-  /** Clips ahead of it now: those of the orders held before it. */
+  /** Clips ahead of it now: those of the orders placed before it. */
   readonly ahead: number;
   /** Aborted when it ends early: its fetches let go. */
   readonly signal: AbortSignal;
@@ -98,7 +98,7 @@ export interface GuildPlayerOptions {
   onUse?: () => void;
 }
 
-/** An order held (Turn), as the player keeps it. */
+/** An order placed (Turn), as the player keeps it. */
 interface QueuedOrder {
   readonly owner: ClipOwner;
   readonly channelId: string;
@@ -134,7 +134,7 @@ export class GuildPlayer {
   readonly #log: Logger;
   /** What plays this guild's clips (packet-sender.ts), made on first use. */
   #packetSender: PacketSender | undefined;
-  /** Orders accepted for this player, in the order they were held; the first one's turn it is. */
+  /** Orders accepted for this player, in the order they were placed; the first one's turn it is. */
   readonly #orders: QueuedOrder[] = [];
   #current: CurrentClip | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
@@ -157,7 +157,7 @@ export class GuildPlayer {
     return this.#state;
   }
 
-  /** The channel it is in or joining; out of voice, the one the first order held is for (it joins it next). */
+  /** The channel it is in or joining; out of voice, the one the first order placed is for (it joins it next). */
   get channelId(): string | undefined {
     if (this.#state.kind === 'connected' || this.#state.kind === 'connecting') return this.#state.channelId;
     return this.#orders[0]?.channelId;
@@ -173,14 +173,14 @@ export class GuildPlayer {
     return this.clips.length - (this.#current === undefined ? 0 : 1);
   }
 
-  /** Holds an accepted order until it is over (Turn.done); /stop, /skip and /leave end it wherever it is. */
-  hold(held: { owner: ClipOwner; clips: number; channelId: string }): Turn {
+  /** Places an accepted order in the queue until it is over (Turn.done); /stop, /skip and /leave end it wherever it is. */
+  place(placed: { owner: ClipOwner; clips: number; channelId: string }): Turn {
     this.#options.onUse?.();
     this.#clearIdleTimer();
     const order: QueuedOrder = {
-      owner: held.owner,
-      channelId: held.channelId,
-      clipsLeft: held.clips,
+      owner: placed.owner,
+      channelId: placed.channelId,
+      clipsLeft: placed.clips,
       queued: false,
       stop: new AbortController(),
       ended: Promise.withResolvers(),
@@ -191,7 +191,7 @@ export class GuildPlayer {
     this.#advance();
     const orders = this.#orders;
     return {
-      owner: held.owner,
+      owner: placed.owner,
       get ahead() {
         const index = orders.indexOf(order);
         return orders.slice(0, index === -1 ? 0 : index).reduce((sum, before) => sum + before.clipsLeft, 0);
@@ -206,7 +206,7 @@ export class GuildPlayer {
         order.queued = true;
         return order.turn.promise;
       },
-      play: (packets, label) => this.#play(order, packets, label ?? held.owner.label),
+      play: (packets, label) => this.#play(order, packets, label ?? placed.owner.label),
       done: () => this.#leaveQueue(order),
     };
   }

@@ -74,6 +74,13 @@ export function chooseSeat(seats: readonly SeatView[], channelId: string): SeatR
 /** A seat, or why none: the channels every seat is busy in (`speaking`: the only seat, and it speaks there). */
 export type SeatChoice = { kind: 'seat'; seat: Seat } | { kind: 'busy'; channels: string[]; speaking: boolean };
 
+/** Where auto-read reads in a guild: each voice channel it reads into (by ID), with the text channel it reads. */
+type ReadAt = { readonly textChannelId: string; readonly voiceChannelId: string };
+export type GuildReading = ReadonlyMap<string, ReadAt>;
+
+/** Why no seat: all busy, or auto-read keeps one elsewhere (`move`: /join's, a manager passes); its caller words it. */
+export type NoSeat = Extract<SeatChoice, { kind: 'busy' }> | (ReadAt & { kind: 'read'; move: boolean });
+
 interface SeatsOptions {
   /** Whether the bot whose server this is may connect and speak in the channel: the gate's answer. */
   mayJoin: (seatGuild: Guild, channelId: string) => boolean;
@@ -107,6 +114,22 @@ export class Seats {
     if (ruling.kind === 'seat') return { kind: 'seat', seat: this.#seat(this.#bots[ruling.index]!, guild.id)! };
     const speaking = views.filter((view) => view.present).length === 1 && views.some((view) => view.speaking);
     return { ...ruling, speaking };
+  }
+
+  /** The seat for a member's order in `channelId`, or why none: auto-read keeps one in another channel (`reading`;
+   * `manager`: /join's, a manager moves that seat), else every seat busy. Its caller asks the gate in between. */
+  forMember(
+    guild: Guild,
+    channelId: string,
+    order: { reading?: GuildReading; manager?: boolean },
+  ): Extract<SeatChoice, { kind: 'seat' }> | NoSeat {
+    const choice = this.forChannel(guild, channelId);
+    const readings = choice.kind === 'seat' ? undefined : order.reading;
+    const read = readings?.has(channelId) === false ? readings.values().next().value : undefined;
+    if (read !== undefined && order.manager !== true) return { kind: 'read', ...read, move: order.manager === false };
+    // A manager's /join moves the seat auto-read keeps (its reading paused there by /join).
+    const moved = read === undefined ? undefined : this.inChannel(guild.id, read.voiceChannelId);
+    return choice.kind === 'busy' && moved !== undefined ? { kind: 'seat', seat: moved } : choice;
   }
 
   /** The seat sitting in (or joining, or holding orders for) `channelId`: what /leave, /stop and /skip act on. */

@@ -1,8 +1,9 @@
 // Auto-read's members in words (pool, members' voices, ignored), each list cut to a share of 2,000 characters.
 import { isPresetVoiceId, languageName } from '../../core/voice-catalogue/voices.ts';
-import { poolOf, type AutoreadGuild, type AutoreadVoice, type KnownPresets } from './reading/voice.ts';
+import { poolOf, type AutoreadGuild, type AutoreadVoice } from './reading/voice.ts';
 import { VARIANTS, parsePoolEntry, poolLanguage, type Variant } from './reading/voice-pool.ts';
 import type { Store } from '../../core/store/types.ts';
+import type { Saving } from '../../core/sourcing/voice-choice.ts';
 import { t } from './strings.ts';
 import { echo } from '../../core/interactions/safe-text.ts';
 
@@ -37,15 +38,17 @@ function fitted(locale: string, items: readonly string[], total = items.length):
   return more > 0 ? [...shown, t(locale, 'autoread.list.more', { count: more })].join(', ') : shown.join(', ');
 }
 
-/** The pool in force: the managers' voices, or the default one, said as such. */
+/** The pool in force, after the voices it keeps but does not read (said so): the managers', or the default one. */
 export async function describePool(
   store: Store,
   guild: AutoreadGuild,
-  presets: KnownPresets,
+  saving: Saving,
   locale: string,
 ): Promise<string> {
-  const pool = await poolOf(store, guild, presets);
-  const voices = fitted(locale, await Promise.all(pool.voices.map((voice) => voiceLabel(store, guild.id, voice))));
+  const pool = await poolOf(store, guild, saving);
+  const label = (voice: string) => voiceLabel(store, guild.id, voice);
+  const skipped = pool.skipped.map(async (voice) => t(locale, 'autoread.pool.notRead', { voice: await label(voice) }));
+  const voices = fitted(locale, await Promise.all([...skipped, ...pool.voices.map(label)]));
   if (pool.chosen) return voices;
   const language = languageName(poolLanguage(guild.preferredLocale), locale);
   const variants = VARIANTS.map(variantLabel).join(', ');
@@ -59,12 +62,12 @@ const SHOWN_MEMBERS = 20;
 export async function describeMembers(
   store: Store,
   guild: AutoreadGuild,
-  presets: KnownPresets,
+  saving: Saving,
   locale: string,
   distinct: boolean,
 ): Promise<string[]> {
   const [pool, given, ignored] = await Promise.all([
-    describePool(store, guild, presets, locale),
+    describePool(store, guild, saving, locale),
     store.autoReadMembers.memberVoices(guild.id, SHOWN_MEMBERS),
     store.autoReadMembers.ignored(guild.id),
   ]);

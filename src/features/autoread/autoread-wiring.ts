@@ -5,10 +5,11 @@ import { handOver, missingReadingRight, noSeatError, noticeChannel } from '../sp
 import { Events, type Client, type Guild, type GuildMember, type VoiceState } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import { dayOf } from '../../core/calendar.ts';
-import type { Refusal } from '../../core/refusal.ts';
+import { Refusal } from '../../core/refusal.ts';
 import { AutoReader, type ReaderNotice } from './reading/reader.ts';
 import type { Revocation } from '../../core/order/rights.ts';
-import { autoreadSpeechRequest, type KnownPresets } from './reading/voice.ts';
+import { autoreadSpeechRequest } from './reading/voice.ts';
+import type { Saving } from '../../core/sourcing/voice-choice.ts';
 import type { SpeechPipeline } from '../../core/order/pipeline.ts';
 import type {
   AutoReadBinding,
@@ -40,8 +41,8 @@ export interface AutoreadWiringOptions {
   backlog?: { messages: number; seconds: number };
   /** Whether SayBot serves this server (ALLOWED_GUILDS); absent: every server. Nothing is read aloud elsewhere. */
   serves?: (guildId: string) => boolean;
-  /** The preset voices SayBot knows: voices:distinct's default pool is drawn from them. */
-  voices: KnownPresets;
+  /** The rule a pool voice was saved by, kept as it is picked; voices:distinct's default pool is its `listed` presets. */
+  saving: Saving;
 }
 
 declare module '../../core/interactions/command.ts' {
@@ -80,7 +81,7 @@ export class AutoreadWiring {
       isOwnBot: (userId) => options.seats.bots.some((bot) => bot.userId() === userId),
       requestFor: (guildId, userId, text, distinct) => {
         const preferredLocale = this.#client?.guilds.cache.get(guildId)?.preferredLocale ?? null;
-        return autoreadSpeechRequest(store, { id: guildId, preferredLocale }, options.voices, userId, text, distinct);
+        return autoreadSpeechRequest(store, { id: guildId, preferredLocale }, options.saving, userId, text, distinct);
       },
       freeVersion: (request) => speech.freeVersion(request),
       memberFor: async (guildId, userId) => (await store.memberDefaults.get(guildId, userId)) ?? {},
@@ -438,10 +439,10 @@ export class AutoreadWiring {
   async #notify(notice: ReaderNotice): Promise<void> {
     const { language } = notice;
     const content =
-      notice.kind === 'refused'
+      notice.kind === 'refused' || notice.kind === 'charged'
         ? t(language, 'autoread.paused', {
             member: `<@${notice.userId}>`,
-            reason: publicReason(language, notice.refusal),
+            reason: publicReason(language, notice.kind === 'refused' ? notice.refusal : notice.error),
           })
         : notice.kind === 'fallback'
           ? t(language, 'autoread.fallback', { voice: `\`${notice.voice}\``, reason: fallbackReason(notice.cause) })
@@ -455,10 +456,9 @@ export class AutoreadWiring {
 }
 
 /** A refusal's reason as the whole channel may read it: a member's own figures and the month's stay private. */
-function publicReason(language: string | undefined, refusal: Refusal): string {
-  const reason = refusal.reason;
-  if (reason.code === 'budget-member-day')
-    return t(language, 'autoread.refused.memberDay', { reset: `${dayOf(reason.resetAt)} 00:00 UTC` });
+function publicReason(language: string | undefined, refusal: unknown): string {
+  if (refusal instanceof Refusal && refusal.reason.code === 'budget-member-day')
+    return t(language, 'autoread.refused.memberDay', { reset: `${dayOf(refusal.reason.resetAt)} 00:00 UTC` });
   const { message } = describeFailure(refusal, MEMBER_AUDIENCE);
   return t(language, message.key, message.params);
 }

@@ -1,5 +1,5 @@
 // The managers' auto-read page; every change goes to the command's store rows and the running reader at once.
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { z } from 'zod';
 import {
   AUTO_READ_SETTING_LIST,
@@ -11,14 +11,12 @@ import {
 import { describeMembers, voiceLabel } from '../autoread/index-voices.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { usableVoice } from '../../core/sourcing/voice-choice.ts';
-import type { DashboardBot, DashboardEnv, RouteDeps } from './dashboard-types.ts';
+import type { Ctx, DashboardBot, DashboardEnv, RouteDeps } from './dashboard-types.ts';
 import { formOptions, SettingFields } from './form-options.ts';
 import { audit, form, guard, managersOnly, pageContext, refusedNotice, serverAccess, userOf } from './guards.ts';
 import { autoreadPage } from './pages/autoread-page.ts';
 import type { PageContext } from './pages/layout.ts';
 import { t } from './strings.ts';
-
-type Ctx = Context<DashboardEnv>;
 
 const Member = z.object({ member: z.string().regex(/^\d{17,20}$/) });
 const Voice = z.object({ voice: z.string().min(1).max(120) });
@@ -42,7 +40,7 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: RouteDeps): voi
     const state = await store.autoRead.get(server.guildId);
     const guild = { id: server.guildId, preferredLocale: server.guildLanguage };
     const [members, pool, ignored] = await Promise.all([
-      describeMembers(store, guild, bot.voices.presets, locale, state.settings.voices === 'distinct'),
+      describeMembers(store, guild, bot.voices.saving, locale, state.settings.voices === 'distinct'),
       store.autoReadMembers.pool(server.guildId),
       store.autoReadMembers.ignored(server.guildId),
     ]);
@@ -132,7 +130,7 @@ export function addAutoreadRoutes(app: Hono<DashboardEnv>, deps: RouteDeps): voi
     const given = await form(c, Voice, 'voice');
     const { guildId } = c.get('membership');
     const typed = given.voice;
-    const voiceId = await usableVoice(store, guildId, typed, bot.voices.offered).then(
+    const voiceId = await usableVoice(store, guildId, typed, bot.voices.saving).then(
       (usable) => usable.voiceId,
       () => typed,
     );

@@ -1,16 +1,14 @@
 // The owner console (/owner): every figure from the part that owns it. Leaving a server is confirmed, then a POST
 // answered with a redirect (a reload does not leave again).
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { monthFigures, planLines } from '../usage/index.ts';
 import type { Logger } from '../../core/log.ts';
 import { t } from './strings.ts';
-import type { DashboardBot, DashboardEnv, DoctorCheck, OwnerConsole, RouteDeps } from './dashboard-types.ts';
+import type { Ctx, DashboardBot, DashboardEnv, DoctorCheck, OwnerConsole, RouteDeps } from './dashboard-types.ts';
 import { audit, guard, pageContext, refusal, userOf } from './guards.ts';
 import { consolePage, leavePage, type ConsoleView, type ServerRow } from './pages/console-page.ts';
 import type { PageContext } from './pages/layout.ts';
-
-type Ctx = Context<DashboardEnv>;
 
 /** The console's one check: SayBot's owner (DashboardBot.isOperator); anyone else gets "no such page". */
 function ownerOnly(bot: DashboardBot, logger: Logger): MiddlewareHandler<DashboardEnv> {

@@ -1,9 +1,12 @@
 // What the dashboard needs of the running bot and how it is set up (types only): src/app/ supplies them, tests too.
+import type { Context } from 'hono';
 import { type PresetVoice } from '../../core/voice-catalogue/voices.ts';
+import type { Config } from '../../core/config.ts';
 import type { Logger } from '../../core/log.ts';
 import type { Accounting } from '../../core/quota/accounting.ts';
 import type { SpeechPipeline } from '../../core/order/pipeline.ts';
 import type { OfferedVoice } from '../../core/sourcing/engine-port.ts';
+import type { Saving } from '../../core/sourcing/voice-choice.ts';
 import type { Store } from '../../core/store/types.ts';
 import type { AutoreadWiring } from '../autoread/index.ts';
 import type { Forgetting } from '../privacy/index.ts';
@@ -44,6 +47,9 @@ export interface DashboardEnv {
     membership: Membership;
   };
 }
+
+/** A dashboard route's request, as every route module takes it. */
+export type Ctx = Context<DashboardEnv>;
 
 /** One seat of a server in voice now: which bot, where, and what it plays. */
 export interface SeatNow {
@@ -102,8 +108,8 @@ export interface DashboardBot {
     free: boolean;
     /** The owner's engines' voices offered now (VOICEVOX_URL, SPEECH_SERVER_URL); none when no engine is set. */
     engines: () => readonly OfferedVoice[];
-    /** Whether a free voice may be saved now (src/core/sourcing/voice-choice.ts offeredNow), as /myvoice asks. */
-    offered: (voiceId: string) => boolean;
+    /** What may be saved now (src/core/sourcing/voice-choice.ts usableVoice's Saving), as /myvoice asks. */
+    saving: Saving;
   };
   /** The speech pipeline: samples are spoken through it as any /say to a file. */
   speech: SpeechPipeline;
@@ -162,15 +168,8 @@ export interface DashboardScenes extends Pick<StudioServices, 'report' | 'voiceS
 }
 
 /** The dashboard's own settings (DASHBOARD_URL and the rest, validated by src/core/config.ts). */
-export interface DashboardSettings {
-  /** The public origin, e.g. https://saybot.example.org. */
-  url: string;
-  port: number;
-  host: string;
-  /** The https proxy's address (DASHBOARD_TRUSTED_PROXY): its X-Forwarded-For names the member's address. */
-  trustedProxy?: string | undefined;
+export interface DashboardSettings extends Omit<NonNullable<Config['dashboard']>, 'loginsPerMinute'> {
   clientId: string;
-  clientSecret: string;
   /** Discord's API base (DISCORD_API_BASE_URL, or https://discord.com/api). */
   discordApi: string;
   /** Discord's CDN (DISCORD_CDN_BASE_URL, or https://cdn.discordapp.com): the one host pictures come from (CSP img-src). */

@@ -1,5 +1,5 @@
 // The managers' dictionary: every change through the store's dictionary area and to the reader, as /dictionary's.
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { z } from 'zod';
 import {
   MAX_ENTRIES,
@@ -16,15 +16,13 @@ import {
   type EntryName,
 } from '../autoread/index-dictionary.ts';
 import { countCharacters } from '../../core/characters.ts';
-import type { DashboardEnv, RouteDeps } from './dashboard-types.ts';
+import type { Ctx, DashboardEnv, RouteDeps } from './dashboard-types.ts';
 import { audit, BadForm, form, guard, managersOnly, pageContext, refusal, serverAccess, userOf } from './guards.ts';
 import { ENTRIES_PER_PAGE } from './limits.ts';
 import { dictionaryPage, type DictionaryView } from './pages/dictionary-page.ts';
 import type { PageContext } from './pages/layout.ts';
 import type { SampleResult, Samples } from './samples.ts';
 import { t } from './strings.ts';
-
-type Ctx = Context<DashboardEnv>;
 
 // Longer than the rules allow, as /dictionary's options: a too-long word is answered by the rule, which names it.
 const Name = z.object({
@@ -118,7 +116,7 @@ export function addDictionaryRoutes(app: Hono<DashboardEnv>, deps: RouteDeps & {
     const removed = await store.dictionary.remove(c.get('membership').guildId, nameOf(given));
     if (removed === undefined) return unknown(c, given.word);
     await changed(c, 'dictionary.remove');
-    return show(c, ok(t(c.get('locale'), 'dashboard.dictionary.removed', { word: given.word })));
+    return show(c, ok(t(c.get('locale'), 'dictionary.removed', { word: given.word })));
   });
 
   app.post(`${base}/move`, async (c) => {

@@ -1,11 +1,11 @@
 // The checks every request passes before a route: headers, limits, session, Origin and CSRF, membership, managers;
 // and the audit line each change leaves.
 import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
-import type { DashboardBot, DashboardEnv } from './dashboard-types.ts';
+import type { Ctx, DashboardBot, DashboardEnv } from './dashboard-types.ts';
 import type { DashboardLimits } from './limits.ts';
 import { localeOf, type Html, type PageContext } from './pages/layout.ts';
 import { messagePage } from './pages/server-pages.ts';
@@ -16,7 +16,6 @@ import type { Store } from '../../core/store/types.ts';
 import { describeFailure } from '../speaking/index-words.ts';
 import { t, type MessageKey } from './strings.ts';
 
-type Ctx = Context<DashboardEnv>;
 type Guard = MiddlewareHandler<DashboardEnv>;
 
 /** The page context of a request: its language, the signed-in member's name and CSRF token. */

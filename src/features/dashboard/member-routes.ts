@@ -1,7 +1,7 @@
 // Every member's pages in a server: My voice (/myvoice's settings) and My data (/privacy show and delete).
 import { ESPEAK_VOICES } from '../../core/voice-catalogue/voices.ts';
 import { usableVoice } from '../../core/sourcing/voice-choice.ts';
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { z } from 'zod';
 import { MEMBER_READING_LIST, type MemberReading } from '../autoread/index.ts';
 import { forgetMember, traceLines } from '../privacy/index.ts';
@@ -11,15 +11,13 @@ import { describeSettings as describeDeclared } from '../../core/interactions/se
 import { SPEECH_SETTING_LIST } from '../../core/settings/setting-declarations.ts';
 import type { MemberDefaults, MemberDefaultsChange } from '../../core/store/member-defaults-store.ts';
 import type { SettingDeclaration } from '../../core/settings/setting-types.ts';
-import type { DashboardEnv, RouteDeps } from './dashboard-types.ts';
+import type { Ctx, DashboardEnv, RouteDeps } from './dashboard-types.ts';
 import { formOptions, SettingFields } from './form-options.ts';
 import type { SampleResult, Samples } from './samples.ts';
 import { audit, form, guard, pageContext, refusedNotice, serverAccess, userOf } from './guards.ts';
 import type { PageContext } from './pages/layout.ts';
 import { myDataPage, myVoicePage, type VoiceChoice } from './pages/member-pages.ts';
 import { formatNumber, t } from './strings.ts';
-
-type Ctx = Context<DashboardEnv>;
 
 /** Cloned voices listed at most (a server keeps far fewer). */
 const MAX_CLONED_SHOWN = 200;
@@ -98,7 +96,7 @@ export function addMemberRoutes(app: Hono<DashboardEnv>, deps: RouteDeps & { sam
       if (Object.keys(settings).length === 0)
         return showVoice(c, { kind: 'error', text: t(locale, 'error.myvoice.nothing') }, 400);
       if (settings.voice !== undefined)
-        settings.voice = (await usableVoice(store, guildId, settings.voice, bot.voices.offered)).voiceId;
+        settings.voice = (await usableVoice(store, guildId, settings.voice, bot.voices.saving)).voiceId;
     } catch (error) {
       return showVoice(c, refusedNotice(c, error), 400);
     }

@@ -1,15 +1,13 @@
 // The month page: /usage's lines and chart figures; a manager changes the server's budgets as /budget does.
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { z } from 'zod';
 import { changeServerBudgets, chartWords, monthFigures, monthLines } from '../usage/index.ts';
 import { BUDGET_NAMES, type BudgetName } from '../../core/config.ts';
-import type { DashboardEnv, RouteDeps } from './dashboard-types.ts';
+import type { Ctx, DashboardEnv, RouteDeps } from './dashboard-types.ts';
 import { audit, form, guard, managersOnly, pageContext, refusedNotice, serverAccess, userOf } from './guards.ts';
 import { monthPage, type ChartFigures } from './pages/month-page.ts';
 import type { PageContext } from './pages/layout.ts';
 import { t } from './strings.ts';
-
-type Ctx = Context<DashboardEnv>;
 
 /** Each budget's field: empty leaves it, 0 clears the server's own (as /budget's options). */
 const Budget = z.union([z.literal('').transform(() => undefined), z.coerce.number().int().min(0).max(100_000_000)]);

@@ -15,7 +15,8 @@ const SAMPLE_MS = 5 * 60_000;
 
 export type SampleResult =
   | { kind: 'quote'; characters: number }
-  | { kind: 'audio'; id: string; characters: number }
+  /** `characters`: what it spent (the price, or none the free voice spoke); `notes`: its outcome's words (who spoke). */
+  | { kind: 'audio'; id: string; characters: number; notes: LocalisedMessage[] }
   | { kind: 'refused'; message: LocalisedMessage };
 
 export class Samples {
@@ -70,11 +71,13 @@ export class Samples {
         effects: { does: [], at: null },
       });
       await handed.accepted;
-      const answer = wordOutcome(await handed.outcome, { flavour: 'sample' });
+      const outcome = await handed.outcome;
+      const answer = wordOutcome(outcome, { flavour: 'sample' });
       if (answer.answer === 'refused') throw answer.error;
       if (answer.answer !== 'audio') throw new Error(`a sample cannot be made of a ${answer.answer} answer`);
       const id = this.#files.keep(input, answer.data, `sample.${answer.format}`);
-      return { kind: 'audio', id, characters };
+      const spent = outcome.standIn === undefined ? characters : (outcome.standIn.paidBefore ?? 0);
+      return { kind: 'audio', id, characters: spent, notes: answer.notes };
     } catch (error) {
       const { code, message } = describeFailure(error);
       if (code === 'internal') throw error;

@@ -1,6 +1,6 @@
 // The studio's Scenes page, through the scenes feature's studio surface (studio-scene.ts): the same rules as /scene.
 // The JSON endpoints are changes like any other (Origin, session, X-CSRF-Token, rate limit).
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { z } from 'zod';
 import { describeFailure, wordsText } from '../speaking/index-words.ts';
 import {
@@ -14,15 +14,13 @@ import {
   type StudioQuote,
   type StudioServices,
 } from '../scenes/index.ts';
-import type { DashboardEnv, DashboardScenes, RouteDeps } from './dashboard-types.ts';
+import type { Ctx, DashboardEnv, DashboardScenes, RouteDeps } from './dashboard-types.ts';
 import { audit, form, guard, pageContext, refusal, serverAccess, userOf } from './guards.ts';
 import { webFile } from './web-files.ts';
 import { bytesOf, KeptFiles, mediaType } from './kept-files.ts';
 import type { PageContext } from './pages/layout.ts';
 import { scenesPage } from './pages/scenes-page.ts';
 import { t } from './strings.ts';
-
-type Ctx = Context<DashboardEnv>;
 
 /** Made files kept for their member's download: at most this many, this many bytes in all, this long. */
 const MAX_FILES = 16;

@@ -2,23 +2,22 @@
 // voice_add and /voices delete do.
 import { ESPEAK_VOICES, languageName } from '../../core/voice-catalogue/voices.ts';
 import { usableVoice } from '../../core/sourcing/voice-choice.ts';
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { z } from 'zod';
 import { VOICE_POOL_MAX } from '../autoread/index-voices.ts';
 import { MAX_PRESETS_PER_GUILD } from '../presets/index.ts';
 import { deleteClonedVoice } from '../privacy/index.ts';
+import { wentWithIt } from '../voices/index.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import { SpeechInputError } from '../../core/order-errors.ts';
-import { isValidName, tidyName } from '../../core/store/names.ts';
-import type { DashboardEnv, RouteDeps } from './dashboard-types.ts';
+import { isValidName, NAME_MAX_LENGTH, tidyName } from '../../core/store/names.ts';
+import type { Ctx, DashboardEnv, RouteDeps } from './dashboard-types.ts';
 import { audit, form, guard, pageContext, refusal, refusedNotice, serverAccess, userOf } from './guards.ts';
 import type { PageContext } from './pages/layout.ts';
 import { VOICES_PER_PAGE } from './limits.ts';
 import { voicesPage, type HeardSample, type VoiceFilter, type VoiceRow } from './pages/voices-page.ts';
 import type { Samples } from './samples.ts';
 import { t } from './strings.ts';
-
-type Ctx = Context<DashboardEnv>;
 
 /** Cloned voices and presets listed at most (a server keeps far fewer: /clone and /preset bound them). */
 const MAX_LISTED = 200;
@@ -181,7 +180,7 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: RouteDeps & { samp
     const given = await form(c, Voice);
     const { guildId } = c.get('membership');
     try {
-      const { voiceId } = await usableVoice(store, guildId, given.voice, bot.voices.offered);
+      const { voiceId } = await usableVoice(store, guildId, given.voice, bot.voices.saving);
       await store.memberDefaults.set(guildId, userOf(c), { voice: voiceId });
       audit(logger, 'voices.use', { userId: userOf(c), guildId });
       return show(c, { kind: 'ok', text: t(c.get('locale'), 'dashboard.voices.used', { voice: given.voice }) });
@@ -213,9 +212,11 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: RouteDeps & { samp
   /** The preset of `typed` alone, saved if it is not there yet: its name. */
   async function presetOfVoice(c: Ctx, typed: string): Promise<string> {
     const { guildId } = c.get('membership');
-    const { voiceId } = await usableVoice(store, guildId, typed, bot.voices.offered);
+    const { voiceId } = await usableVoice(store, guildId, typed, bot.voices.saving);
     const cloned = await store.voiceLibrary.get(guildId, voiceId);
-    const name = tidyName(cloned?.name ?? voiceId);
+    // An engine voice's ':' (and a speech server's '+', '()') is in no name: a space instead, within a name's length.
+    const spaced = voiceId.replace(/[^\p{L}\p{N}_.'-]+/gu, ' ').slice(0, NAME_MAX_LENGTH);
+    const name = tidyName(cloned?.name ?? spaced.replace(/[\s_.'-]+$/u, ''));
     if (!isValidName(name)) throw new UserError('error.preset.badName');
     const existing = await store.presets.get(guildId, name);
     if (existing !== undefined) {
@@ -235,7 +236,7 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: RouteDeps & { samp
     const given = await form(c, Voice);
     const { guildId } = c.get('membership');
     try {
-      const { voiceId } = await usableVoice(store, guildId, given.voice, bot.voices.offered);
+      const { voiceId } = await usableVoice(store, guildId, given.voice, bot.voices.saving);
       const result = await store.autoReadMembers.addToPool(guildId, voiceId, userOf(c), VOICE_POOL_MAX);
       if (result === 'unknown-voice') throw new SpeechInputError({ code: 'unknown-voice', voice: voiceId });
       if (result === 'full') throw new UserError('autoread.pool.full', { max: VOICE_POOL_MAX });
@@ -254,8 +255,9 @@ export function addVoiceRoutes(app: Hono<DashboardEnv>, deps: RouteDeps & { samp
     const voice = await store.voiceLibrary.get(server.guildId, given.voice);
     if (voice === undefined) return refused(c, new UserError('voices.notFound', { name: given.voice.slice(0, 40) }));
     if (voice.createdBy !== userOf(c) && !server.manager) return refusal(c, 403, 'error.permission.deleteVoice');
-    await deleteClonedVoice(bot.forgetting, server.guildId, voice.voiceId);
+    const deleted = await deleteClonedVoice(bot.forgetting, server.guildId, voice.voiceId);
     audit(logger, 'voices.delete', { userId: userOf(c), guildId: server.guildId });
-    return show(c, { kind: 'ok', text: t(c.get('locale'), 'dashboard.voices.deleted', { name: voice.name }) });
+    const done = t(c.get('locale'), 'dashboard.voices.deleted', { name: voice.name });
+    return show(c, { kind: 'ok', text: wentWithIt(c.get('locale'), deleted, done) });
   });
 }

@@ -1,4 +1,4 @@
-import type { ClonedVoice } from '../../core/store/voice-library-store.ts';
+import type { ClonedVoice, DeletedClonedVoice } from '../../core/store/voice-library-store.ts';
 import type { ForgetResult } from '../../core/store/privacy-store.ts';
 import type { Store } from '../../core/store/types.ts';
 
@@ -22,10 +22,11 @@ export async function deleteClonedVoice(
   { store, purgeVoice, removeSounds }: Forgetting,
   guildId: string,
   voiceId: string,
-): Promise<void> {
+): Promise<DeletedClonedVoice | undefined> {
   const deleted = await store.voiceLibrary.delete(guildId, voiceId);
   await purgeVoice(voiceId);
   if (deleted && deleted.soundsSaved.length > 0) await removeSounds?.(guildId, deleted.soundsSaved);
+  return deleted;
 }
 
 /** Forgets a member in one guild or every guild: clones, rows, their ID elsewhere marked; the one path of /privacy

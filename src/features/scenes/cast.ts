@@ -1,8 +1,8 @@
 // Who speaks each part of a scene: the cast, a mentioned member's /myvoice, else a distinct voice of their own.
 import type { PresetVoice } from '../../core/voice-catalogue/voices.ts';
 import type { Store } from '../../core/store/types.ts';
-import { resolveSettings, usableVoice, type SettingsLayers } from '../../core/sourcing/voice-choice.ts';
-import { SpeechInputError } from '../../core/order-errors.ts';
+import { chooseSettings, resolveSettings } from '../../core/sourcing/voice-choice.ts';
+import { SpeechInputError, type SpeechInputProblem } from '../../core/order-errors.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 import { defaultPool, parsePoolEntry, poolLanguage } from '../autoread/index-voices.ts';
@@ -33,7 +33,7 @@ export async function resolveCast(script: SceneScript, query: CastQuery): Promis
   const unvoiced: string[] = [];
   for (const [key, name] of names) {
     const entry = castOf.get(key);
-    const cast = entry && (await castSettings(entry, query, serverLayer));
+    const cast = entry && (await castSettings(entry, query));
     if (cast) speakers.set(key, { name, ...cast });
     else unvoiced.push(key);
   }
@@ -78,46 +78,24 @@ export async function resolveCast(script: SceneScript, query: CastQuery): Promis
 }
 
 /** A cast line's voice here: a member's /myvoice, a server preset by name, a voice ID or this server's clone. */
-async function castSettings(
-  entry: CastEntry,
-  query: CastQuery,
-  server: SettingsLayers['server'],
-): Promise<Pick<Speaker, 'settings' | 'from'> | undefined> {
+async function castSettings(entry: CastEntry, query: CastQuery): Promise<Omit<Speaker, 'name'> | undefined> {
   const { store, guildId, guildLocale } = query;
+  const choose = (layers: Omit<Parameters<typeof chooseSettings>[1], 'guildId' | 'guildLocale'>) =>
+    chooseSettings(store, { guildId, guildLocale, ...layers });
+  const refused = (code?: SpeechInputProblem['code']) => (error: unknown) => {
+    if (error instanceof SpeechInputError && (code === undefined || error.problem.code === code)) return undefined;
+    throw error;
+  };
   if (entry.voice.kind === 'member') {
-    const member = await store.memberDefaults.get(guildId, entry.voice.userId);
-    if (member?.voice === undefined) return undefined;
-    const settings = resolveSettings({ options: {}, member, server, guildLocale });
-    try {
-      settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
-    } catch (error) {
-      // Their voice was a cloned voice deleted since: they get a distinct voice, as auto-read would read them.
-      if (error instanceof SpeechInputError) return undefined;
-      throw error;
-    }
-    return { settings, from: { kind: 'member', userId: entry.voice.userId } };
+    const userId = entry.voice.userId;
+    // No voice of their own, or a cloned voice deleted since: they get a distinct voice, as auto-read would read them.
+    const settings = await choose({ userId, options: {} }).catch(refused());
+    return settings?.sources.voice.kind === 'member' ? { settings, from: { kind: 'member', userId } } : undefined;
   }
   const written = entry.voice.text;
-  const preset = await store.presets.get(guildId, written);
-  if (preset) {
-    const settings = resolveSettings({
-      options: {},
-      preset: { name: preset.name, settings: preset },
-      server,
-      guildLocale,
-    });
-    settings.voice = (await usableVoice(store, guildId, settings.voice)).voiceId;
-    return { settings, from: { kind: 'cast' } };
-  }
-  try {
-    const usable = await usableVoice(store, guildId, written);
-    return {
-      settings: resolveSettings({ options: { voice: usable.voiceId }, server, guildLocale }),
-      from: { kind: 'cast' },
-    };
-  } catch (error) {
-    if (error instanceof SpeechInputError)
-      throw new UserError('scene.unknownCast', { line: entry.line, name: entry.name, voice: written });
-    throw error;
-  }
+  const preset = await choose({ userId: null, options: {}, presetName: written }).catch(refused('unknown-preset'));
+  const settings = preset ?? (await choose({ userId: null, options: { voice: written } }).catch(refused()));
+  if (settings === undefined)
+    throw new UserError('scene.unknownCast', { line: entry.line, name: entry.name, voice: written });
+  return { settings, from: { kind: 'cast' } };
 }

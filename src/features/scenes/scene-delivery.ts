@@ -69,7 +69,7 @@ export async function answerSceneButton(
     }
     await interaction.update({ content: t(locale, 'scene.making'), components: [], allowedMentions: NO_MENTIONS });
     try {
-      await playScene(interaction, context, pending, scene);
+      await playScene(interaction, context, pending, scene, () => release?.());
     } catch (error) {
       await answerButtonFailure(interaction, error, context.logger, audience);
     }
@@ -84,6 +84,7 @@ async function playScene(
   context: SceneServices,
   pending: PendingScenes,
   scene: PendingScene,
+  posted: () => void,
 ): Promise<void> {
   let target: SpeechTarget;
   if (scene.output === 'voice') {
@@ -128,7 +129,7 @@ async function playScene(
     return;
   }
   // Asked again right before posting: a right taken away since the scene was confirmed makes it the member's alone.
-  await deliver(interaction, context, scene, answer, handed.privately || handed.postsPrivately());
+  await deliver(interaction, context, scene, answer, handed.privately || handed.postsPrivately(), posted);
 }
 
 /** Posts what the worder (the speaking feature's outcome-words.ts) made of the scene's outcome. */
@@ -139,15 +140,14 @@ async function deliver(
   answer: OutcomeAnswer,
   /** The gate's word: the member may not post this file in the channel themselves, so it is theirs alone. */
   privately: boolean,
+  /** Its files are posted: their share is the member's again, before the words that follow them. */
+  filesPosted: () => void,
 ): Promise<void> {
   const locale = interaction.locale;
-  const edit = (words: LocalisedMessage, notes: readonly LocalisedMessage[], files: AttachmentPayload[] = []) =>
-    interaction.editReply({
-      content: wordsText(locale, words, notes),
-      files,
-      components: [],
-      allowedMentions: NO_MENTIONS,
-    });
+  const edit = (words: LocalisedMessage, notes: readonly LocalisedMessage[], files: AttachmentPayload[] = []) => {
+    const content = wordsText(locale, words, notes);
+    return interaction.editReply({ content, files, components: [], allowedMentions: NO_MENTIONS });
+  };
   const header = (words: LocalisedMessage) => t(interaction.guild.preferredLocale, words.key, words.params);
   switch (answer.answer) {
     case 'reply':
@@ -156,6 +156,7 @@ async function deliver(
       const files = [answer.file, subtitlesFile(scene.plan.turns, answer.timeline)];
       if (!privately) {
         await interaction.followUp({ content: header(answer.header), files, allowedMentions: NO_MENTIONS });
+        filesPosted();
         return void (await edit(answer.posted, answer.notes));
       }
       return void (await edit(answer.privately, answer.notes, files));

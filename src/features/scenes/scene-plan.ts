@@ -3,8 +3,7 @@
 import { MAX_SCENE_SECONDS } from '../../core/audio/effects/scene-mix.ts';
 import type { SceneLine } from '../../core/order/scene-types.ts';
 import { effectsOf, sentSettingsOf } from '../../core/sourcing/part-request.ts';
-import { estimatePlanSeconds } from '../../core/characters.ts';
-import { checkEstimatedSeconds } from '../../core/quota/capacity.ts';
+import { checkEstimatedSeconds, estimatePlanSeconds } from '../../core/characters.ts';
 import { UserError } from '../../core/interactions/failures.ts';
 import './strings.ts';
 import type { PlannedTurn, ScenePlan, Speaker } from './scene-types.ts';

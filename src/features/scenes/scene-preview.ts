@@ -107,7 +107,7 @@ export async function costedPreview(
   const content = t(locale, 'scene.preview', {
     lines: plan.lines.length,
     speakers: plan.speakers,
-    seconds: Math.round(plan.seconds),
+    seconds: Math.max(1, Math.round(plan.seconds)),
     where,
     cast: castLine(locale, speakers),
     cost: costLine(locale, quote, plan),
@@ -152,23 +152,15 @@ function budgetLines(locale: string, report: UsageReport, planFigures: boolean):
 }
 
 /** "Play it" (absent when a budget would refuse it) and "Cancel". */
-function buttons(
-  locale: string,
-  token: string,
-  characters: number | undefined,
-): APIActionRowComponent<APIButtonComponent> {
-  const cancel: APIButtonComponent = {
-    type: ComponentType.Button,
-    style: ButtonStyle.Secondary,
-    custom_id: `${CANCEL_PREFIX}${token}`,
-    label: t(locale, 'scene.button.cancel'),
-  };
+function buttons(locale: string, token: string, characters?: number): APIActionRowComponent<APIButtonComponent> {
+  const button = (
+    style: ButtonStyle.Primary | ButtonStyle.Secondary,
+    prefix: string,
+    label: string,
+  ): APIButtonComponent => ({ type: ComponentType.Button, style, custom_id: `${prefix}${token}`, label });
+  const cancel = button(ButtonStyle.Secondary, CANCEL_PREFIX, t(locale, 'scene.button.cancel'));
   if (characters === undefined) return { type: ComponentType.ActionRow, components: [cancel] };
-  const confirm: APIButtonComponent = {
-    type: ComponentType.Button,
-    style: ButtonStyle.Primary,
-    custom_id: `${CONFIRM_PREFIX}${token}`,
-    label: characters === 0 ? t(locale, 'scene.button.confirmFree') : t(locale, 'scene.button.confirm', { characters }),
-  };
-  return { type: ComponentType.ActionRow, components: [confirm, cancel] };
+  const label =
+    characters === 0 ? t(locale, 'scene.button.confirmFree') : t(locale, 'scene.button.confirm', { characters });
+  return { type: ComponentType.ActionRow, components: [button(ButtonStyle.Primary, CONFIRM_PREFIX, label), cancel] };
 }

@@ -2,6 +2,7 @@
 // becomes a message (each its own: the cap and its figure, the engine, the service), and "went wrong on my side"
 // only for what is SayBot's own bug. The router answers a command's failure with these (src/app/saybot.ts hands
 // them over); the core only carries a UserError's chosen words.
+import { DiscordAPIError, HTTPError } from 'discord.js';
 import {
   AbortedError,
   AuthenticationError,
@@ -17,7 +18,7 @@ import {
   UnexpectedResponseError,
   VoiceApiError,
 } from '../../core/api/errors.ts';
-import { accountRefusalProven, busyOnTheWay, refusedOnTheWay } from '../../core/api/response.ts';
+import { accountRefusalProven, refusedOnTheWay, serviceBusy } from '../../core/api/response.ts';
 import {
   AudioBusyError,
   AudioTooLongError,
@@ -31,9 +32,8 @@ import { dayOf as day, minuteOf, nextMonthStart } from '../../core/calendar.ts';
 import { Refusal, type RefusalReason } from '../../core/refusal.ts';
 import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '../../core/order-errors.ts';
 import { RightsRevokedError } from '../../core/order/rights.ts';
-import { ESTIMATE_MARGIN, estimateCeiling } from '../../core/characters.ts';
-import { OverSecondsCapError } from '../../core/quota/capacity.ts';
-import { CutAfterPayingError, PaidPartWayError, SharedCallError, cutAfterCharge } from '../../core/quota/money.ts';
+import { ESTIMATE_MARGIN, estimateCeiling, OverSecondsCapError } from '../../core/characters.ts';
+import { LostAfterPayingError, PaidPartWayError, SharedCallError, lostAfterCharge } from '../../core/quota/money.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/connection-session.ts';
 import { seatWords } from './seat-words.ts';
@@ -80,8 +80,8 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   // Refused for money or for its key after parts of it were paid: the characters spent, and why the rest was not
   // sent; never "sent nothing", nor "try again" before the quota resets.
   if (error instanceof PaidPartWayError) return paidPartWay(error, audience);
-  // Charged, then its audio cut: all that the request paid (a part fetched ahead included), in the cut's own log code.
-  if (error instanceof CutAfterPayingError)
+  // Charged, then its audio broke off: all that the request paid (a part fetched ahead included), in its own log code.
+  if (error instanceof LostAfterPayingError)
     return {
       ...describeFailure(error.cause, audience),
       message: { key: 'error.api.undelivered.paid', params: { paid: error.paid } },
@@ -99,10 +99,10 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   if (error instanceof RightsRevokedError) return byKey(revokedMessage(error));
   // What the service did decides the words (src/core/api/response.ts), before the kind of answer: a request that may
   // have reached it unanswered may have been charged (whatever status a gateway gave, "quota" and "busy" included), one
-  // it answered then cut was; never "could not reach", "used up" or "busy" for either. A 429 not the service's own word
-  // on the month charges nothing (something is busy); a refusal of the key, the plan or the month not proven its own
-  // word is what SayBot knows: the service or something in front of it refused, its charge as the rule says.
-  if (error instanceof VoiceApiError && busyOnTheWay(error))
+  // it answered then broke off was; never "could not reach", "used up" or "busy" for either. The service's own 429 not its
+  // word on the month is busy, nothing charged; any other 429, or a refusal of the key, the plan or the month not proven
+  // its own word, is what SayBot knows: the service or something in front of it refused, its charge as the rule says.
+  if (error instanceof VoiceApiError && serviceBusy(error))
     return said('api-rate-limited', 'warn', 'error.api.rateLimited');
   if (error instanceof VoiceApiError && error.status !== undefined && refusedOnTheWay(error)) {
     const key = error.charge === 'not-charged' ? 'error.api.refusedOnTheWay' : 'error.api.refusedOnTheWay.maybeCharged';
@@ -180,6 +180,13 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   return said('internal', 'error', 'error.internal');
 }
 
+/** A post Discord refused or failed past its retries: "could not post" (never internal), saying what `paid` spent. */
+export function notPosted(error: unknown, paid = 0): unknown {
+  if (!(error instanceof DiscordAPIError || error instanceof HTTPError)) return error;
+  if (paid === 0) return new UserError('error.discord.uploadFailed', {}, { cause: error });
+  return new UserError('error.discord.uploadFailed.spent', { paid }, { cause: error });
+}
+
 /** A failure's log code, its level, and its words. */
 function said(code: string, level: LogLevel, key: MessageKey, params?: MessageParams): DescribedFailure {
   return { code, message: params === undefined ? { key } : { key, params }, level };
@@ -205,9 +212,8 @@ const BY_CLASS: ReadonlyArray<readonly [abstract new (...args: never[]) => Error
   [UndeliveredError, 'api-undelivered', 'error.api.undelivered', 'warn'],
   [UnexpectedResponseError, 'api-unexpected', 'error.api.unexpected', 'warn'],
   [AbortedError, 'aborted', 'error.api.aborted', 'info'],
-  // Audio that stopped coming until the voice output gave it up: paid for, it is told as a CutAfterPayingError.
+  // Audio that stopped coming until the voice output gave it up: paid for, it is told as a LostAfterPayingError.
   [AudioStalledError, 'audio-stalled', 'error.voice.audioStalled', 'warn'],
-  // The free voice is not installed here.
   [FreeVoiceMissingError, 'free-voice-missing', 'error.freeVoice.missing', 'error'],
   // Audio that announced itself as a known format but does not decode: the service sent something broken.
   [ClipError, 'audio-corrupt', 'error.api.unexpected', 'warn'],
@@ -215,7 +221,7 @@ const BY_CLASS: ReadonlyArray<readonly [abstract new (...args: never[]) => Error
 
 /**
  * The words for a Voice API failure by what the service may have charged: `maybe-charged` (a gateway's 5xx, a timeout,
- * a broken connection after the request left) and a charged body cut part-way. Undefined for the rest (by class).
+ * a broken connection after the request left) and a charged body broken off part-way. Undefined for the rest (by class).
  */
 function serviceCharge(error: unknown): DescribedFailure | undefined {
   if (!(error instanceof VoiceApiError) || error instanceof UndeliveredError) return undefined;
@@ -237,15 +243,15 @@ function serviceCharge(error: unknown): DescribedFailure | undefined {
   // A 2xx (charged) whose body is not audio: a gateway's page in its place, or the service's own fault.
   if (error.charge === 'charged' && error instanceof UnexpectedResponseError)
     return said('api-charged-not-audio', 'warn', 'error.api.chargedNotAudio');
-  // Answered and charged, then cut: the same words wherever the cut fell, and however much had been played.
-  if (cutAfterCharge(error)) return said('api-cut-off', 'warn', 'error.api.undelivered');
+  // Answered and charged, then broken off: the same words wherever the break fell, and however much had been played.
+  if (lostAfterCharge(error)) return said('api-cut-off', 'warn', 'error.api.undelivered');
   return undefined;
 }
 
 // Whether a failure is worded by what the service did with the request (serviceCharge, parts paid before a refusal:
-// PaidPartWayError, audio charged and cut: CutAfterPayingError), not by where it failed or how much had played.
+// PaidPartWayError, audio charged and broken off: LostAfterPayingError), not by where it failed or how much had played.
 export const wordedByService = (error: unknown): boolean =>
-  serviceCharge(error) !== undefined || error instanceof PaidPartWayError || error instanceof CutAfterPayingError;
+  serviceCharge(error) !== undefined || error instanceof PaidPartWayError || error instanceof LostAfterPayingError;
 
 /**
  * The words for a request refused for money or its key after earlier parts were paid (money.ts): what was spent, and
@@ -359,10 +365,12 @@ const INPUT_WORDS = {
   'empty-text': 'error.input.emptyText',
   'unknown-preset': 'error.preset.unknown',
   'unknown-voice': 'error.input.unknownVoice',
+  'voice-unlisted': 'error.input.voiceUnlisted',
   'not-cached': 'buttons.notCached',
   'voice-deleted': 'error.input.voiceDeleted',
   'free-voice-unavailable': 'error.input.freeVoiceUnavailable',
   'engine-voice-unknown': 'error.input.engineVoiceUnknown',
+  'engine-voice-not-answering': 'error.input.engineVoiceNotAnswering',
 } as const satisfies Record<SpeechInputProblem['code'], MessageKey>;
 
 /** What the member lacks for the command, or for SayBot to speak for them where they are. */

@@ -18,8 +18,6 @@ import type { OrderRights, Revocation, RightsVerdict } from '../../core/order/ri
 import type { Effect, Effects, Place } from './gate-types.ts';
 import './strings.ts';
 
-export type { Effect, Effects, Place, WordsAuthor } from './gate-types.ts';
-
 /** A right of the member's where the order has its effect. */
 export type MemberRight =
   | 'view-channel'
@@ -155,19 +153,23 @@ function authorLeft(effects: Effects): boolean {
   );
 }
 
-/** Asked again before each part is fetched and plays: the member's voice rights there (posts are already made). */
-function recheck(effects: Effects): Revocation | undefined {
-  const place = effects.at;
-  const channelId = place?.voiceChannelId;
-  if (place === null || channelId === undefined) return undefined;
+/**
+ * Asked again before each part is fetched and plays: the member's voice rights there (posts are already made). `now`:
+ * the channel it plays in now, where a moderator dragged the bot; the member still needs to be in the one they asked in.
+ */
+function recheck(effects: Effects, now?: string): Revocation | undefined {
+  const asked = effects.at;
+  if (asked === null || asked.voiceChannelId === undefined) return undefined;
+  const place = { ...asked, voiceChannelId: now ?? asked.voiceChannelId };
+  const channelId = place.voiceChannelId;
   for (const right of rightsFor(effects.does).member) {
     if (TEXT_FLAGS[right] !== undefined || right === 'create-expressions') continue;
-    const unmet = unmetVoiceRight(place, right, true);
+    const unmet = unmetVoiceRight(right === 'in-the-channel' ? asked : place, right, true);
     // The channel gone: the voice side ends what it was playing there.
     if (unmet !== undefined && unmet !== 'no-channel') return { code: unmet, channelId };
   }
   // The author of the words muted or denied Speak meanwhile: the rest of their words are not said either.
-  const author = authorBar(effects);
+  const author = authorBar({ ...effects, at: place });
   if (author !== undefined) return { code: author, channelId };
   // SayBot itself where nobody hears it: server-muted, or in a Stage's audience and unable to become a speaker.
   const me = seatOf(place)?.members.me;
@@ -309,23 +311,23 @@ export interface RightsQuestions {
   /** May an order with these effects be accepted, and must its answer be the member's alone? */
   mayAccept(effects: Effects): RightsVerdict;
   /** May its next part be fetched or played now? A Revocation when what was accepted may no longer be said. */
-  mayPlay(effects: Effects): Revocation | undefined;
+  mayPlay(effects: Effects, voiceChannelId?: string): Revocation | undefined;
   /** Right before its file or voice message is posted: publicly, or only to the member who asked? */
   mayPost(effects: Effects): 'publicly' | 'privately';
 }
 
 /** The core's rights port (src/core/order/rights.ts) asking `questions`: the one place they are asked. */
 export function rightsPort(questions: RightsQuestions): OrderRights {
-  const requireAdmitted = (effects: Effects) => {
+  const requireAllowed = (effects: Effects) => {
     const verdict = questions.mayAccept(effects);
     if (verdict.kind === 'refused') throw verdict.error;
     return verdict;
   };
   return {
-    admits: (effects) => questions.mayAccept(effects),
-    requireAdmitted,
+    allows: (effects) => questions.mayAccept(effects),
+    requireAllowed,
     stillAllows: (effects) => questions.mayPlay(effects),
-    admit(order) {
+    allow(order) {
       const { effects } = order;
       if (effects === undefined) return { kind: 'allowed', order, privately: false, postsPrivately: () => false };
       const verdict = questions.mayAccept(effects);
@@ -334,7 +336,7 @@ export function rightsPort(questions: RightsQuestions): OrderRights {
       const more = order.stillAllowed;
       return {
         kind: 'allowed',
-        order: { ...order, stillAllowed: () => questions.mayPlay(effects) ?? more?.() },
+        order: { ...order, stillAllowed: (now) => questions.mayPlay(effects, now) ?? more?.(now) },
         privately: verdict.privately,
         postsPrivately: () => questions.mayPost(effects) === 'privately',
       };
@@ -342,9 +344,16 @@ export function rightsPort(questions: RightsQuestions): OrderRights {
   };
 }
 
-/** The gate as the core's rights port, given to the pipeline by src/app/start-saybot.ts. */
-export const gatePort: OrderRights = rightsPort({
-  mayAccept: (effects) => judge(effects),
-  mayPlay: (effects) => recheck(effects),
-  mayPost: (effects) => (mustPostPrivately(effects) ? 'privately' : 'publicly'),
-});
+/**
+ * The gate as the core's rights port, given to the pipeline by src/app/start-saybot.ts; and its word on a seat's bot
+ * (Seats' mayJoin): may it connect and speak in that channel, a join's rights asked of the seat's own server.
+ */
+export const gatePort: OrderRights & { mayJoin: (seatGuild: Guild, voiceChannelId: string) => boolean } = {
+  ...rightsPort({
+    mayAccept: (effects) => judge(effects),
+    mayPlay: (effects, now) => recheck(effects, now),
+    mayPost: (effects) => (mustPostPrivately(effects) ? 'privately' : 'publicly'),
+  }),
+  mayJoin: (guild, voiceChannelId) =>
+    judge({ does: ['join-voice'], at: { guild, memberId: '', voiceChannelId } }).kind === 'allowed',
+};

@@ -1,7 +1,7 @@
 // Where a member's audio goes: their voice channel, the output chosen outside voice, a file or a voice message.
 import './strings.ts';
 export {
-  admitted,
+  allowedHere,
   chooseDestination,
   chooseTarget,
   effectsAt,

@@ -10,16 +10,16 @@ import type { SceneTimeline } from '../../core/order/scene-types.ts';
 import type { VoiceMessage } from '../../core/voice-message/render.ts';
 import type { VoiceMessageFallbackReason } from './voice-message-post.ts';
 import { UserError, type LogLevel } from '../../core/interactions/failures.ts';
-import { VoiceApiError } from '../../core/api/errors.ts';
+import { BadRequestError, VoiceApiError } from '../../core/api/errors.ts';
 import { EngineError } from '../../core/engines/engine-http.ts';
 import { FreeVoiceFailedError } from '../../core/free-voice/free-voice-engine.ts';
 import type { SpeechOutcome } from '../../core/order/pipeline.ts';
-import { CutAfterPayingError, PaidPartWayError, QuoteExceededError } from '../../core/quota/money.ts';
+import { LostAfterPayingError, PaidPartWayError, QuoteExceededError } from '../../core/quota/money.ts';
 import { RenderStoppedError, SpeechInputError } from '../../core/order-errors.ts';
 import { RightsRevokedError } from '../../core/order/rights.ts';
 import type { Refusal } from '../../core/refusal.ts';
 import type { StandIn } from '../../core/settings/speech-request.ts';
-import { namedVoice } from '../../core/interactions/safe-text.ts';
+import { echoCode, namedVoice } from '../../core/interactions/safe-text.ts';
 import { describeFailure, wordedByService } from './failure-words.ts';
 import { seatWords } from './seat-words.ts';
 import { t, type LocalisedMessage, type MessageKey, type MessageParams } from './strings.ts';
@@ -77,7 +77,7 @@ export type Front =
     }
   /** The studio's Make and Play it (the dashboard, through src/features/scenes/studio-scene.ts). */
   | { flavour: 'studio' }
-  /** A dashboard voice sample (src/features/dashboard/samples.ts): audio served over HTTP, no words. */
+  /** A dashboard voice sample (src/features/dashboard/samples.ts): audio served over HTTP; a note names a stand-in. */
   | { flavour: 'sample' };
 
 export type Flavour = Front['flavour'];
@@ -88,8 +88,9 @@ export type ButtonsFor = 'voice' | 'file';
 /** Why a voice message went to the member as a file instead: Discord's or the member's bar, or no response to be. */
 export type AsFileReason = VoiceMessageFallbackReason | 'not-a-response';
 
-/** What a front-end posts for an outcome. */
-export type OutcomeAnswer =
+/** What a front-end posts for an outcome; `paid`: the characters making it spent (said if Discord will not take it). */
+export type OutcomeAnswer = Posting & { paid?: number };
+type Posting =
   /** Words, with their files and buttons; `notes` are further lines under them. */
   | {
       answer: 'reply';
@@ -164,6 +165,7 @@ type FrontOf<F extends Flavour> = Extract<Front, { flavour: F }>;
 export function wordOutcome(outcome: SpeechOutcome, front: Front): OutcomeAnswer {
   if (outcome.kind === 'failed') return failed(outcome, front);
   const answer = answerFor(outcome, front);
+  if (outcome.spent?.paid) answer.paid = outcome.spent.paid;
   // A free line cut at its cap reaches the member cut there, never silently.
   if (outcome.lineCutAt !== undefined && 'notes' in answer)
     answer.notes.push({ key: 'freeLine.cutAtCap', params: { max: outcome.lineCutAt } });
@@ -202,9 +204,11 @@ function answerFor(outcome: Done, front: Front): OutcomeAnswer {
         : mismatch(front, outcome.kind);
     case 'sample': {
       const file = outcome.kind === 'files' ? outcome.files[0] : undefined;
-      return file === undefined
-        ? mismatch(front, outcome.kind)
-        : { answer: 'audio', data: file.data, format: file.format, seconds: outcome.seconds, notes: [] };
+      if (file === undefined) return mismatch(front, outcome.kind);
+      // The free voice that spoke for the paid one is named, as /say names it.
+      const voice = outcome.standIn && fallbackVoice(outcome.standIn);
+      const notes: LocalisedMessage[] = voice ? [{ key: 'sample.freeVoiceStoodIn', params: { voice } }] : [];
+      return { answer: 'audio', data: file.data, format: file.format, seconds: outcome.seconds, notes };
     }
   }
 }
@@ -225,6 +229,12 @@ function failed(outcome: Extract<SpeechOutcome, { kind: 'failed' }>, front: Fron
   if (front.flavour === 'command' && front.fellBack && freeFailed) {
     const refused = describeFailure(front.fellBack).message;
     return { answer: 'refused', error: told('outcome.freeVoiceFailed', { refused }, error) };
+  }
+  // The service refused the voice, naming it: named as the reply names it (why it spoke: a preset, your /myvoice).
+  if ('label' in front && error instanceof BadRequestError && error.serviceMessage?.includes(front.voiceId)) {
+    const words = { voice: front.label, said: echoCode(error.serviceMessage, 200) };
+    const refused = new UserError('error.api.voiceRefused', words, { cause: error, code: 'api-bad-request' });
+    return { answer: 'refused', error: refused };
   }
   // A scene's confirmation keeps its quote: costing more now asks again, with nothing paid.
   if ((front.flavour === 'scene' || front.flavour === 'studio') && error instanceof QuoteExceededError)
@@ -247,7 +257,7 @@ function paidFirst(error: unknown, said: unknown, spent: SpeechOutcome['spent'])
   return unconfirmed > 0 && !wordedByService(error) ? told('outcome.failedMaybePaid', { unconfirmed }, said) : said;
 }
 
-const SAYS_PAID = [RightsRevokedError, PaidPartWayError, CutAfterPayingError, RenderStoppedError];
+const SAYS_PAID = [RightsRevokedError, PaidPartWayError, LostAfterPayingError, RenderStoppedError];
 
 /** A failure as the `detail` of words around it: written out only in the reply, its error keeps the key and figures. */
 function told(key: MessageKey, params: MessageParams, cause: unknown, level?: LogLevel): UserError {
@@ -553,9 +563,14 @@ export function fallbackVoiceLabel(
   /** The credit the voice's engine asks for (`VOICEVOX:<speaker>`), said with its name. */
   credit?: string,
 ): string {
+  return wordsText(locale, fallbackVoice({ voice, cause, paidBefore }, credit));
+}
+
+/** The free voice and why, after the characters paid in the paid voice first, if any: words for any language. */
+function fallbackVoice({ voice, cause, paidBefore = 0 }: StandIn, credit?: string): LocalisedMessage {
   const params = { voice: namedVoice(voice, credit), reason: fallbackReason(cause) };
-  if (paidBefore > 0) return t(locale, 'voice.fallbackAfterPaid', { ...params, paid: paidBefore });
-  return t(locale, 'voice.fallback', params);
+  if (paidBefore > 0) return { key: 'voice.fallbackAfterPaid', params: { ...params, paid: paidBefore } };
+  return { key: 'voice.fallback', params };
 }
 
 /** A files outcome's parts as attachments, and their format(s) for the reply's words ("wav", "mp3+wav"). */

@@ -38,7 +38,7 @@ export async function handleReplyButton(interaction: ButtonInteraction, context:
       parsed.action === 'sound'
         ? { content: t(interaction.locale, 'sound.saved', await saveAsSound(interaction, context, audio)) }
         : parsed.action === 'post'
-          ? await postAgain(interaction, context, audio)
+          ? await postAgain(interaction, context, audio, release)
           : await replay(interaction, context, audio.request);
     await interaction.editReply({ ...reply, allowedMentions: NO_MENTIONS });
     log.info(
@@ -46,6 +46,8 @@ export async function handleReplyButton(interaction: ButtonInteraction, context:
       'reply button done',
     );
   } catch (error) {
+    // Nothing is being made or posted: the share goes back before the answer waits on Discord.
+    release?.();
     await answerButtonFailure(interaction, error, log, {
       planFigures: seesPlanFigures(interaction, context.isOperator),
     });
@@ -88,6 +90,8 @@ async function postAgain(
   interaction: ButtonInteraction<'cached'>,
   context: CommandContext,
   audio: ReplyAudio,
+  /** Its file share given back once the voice message is posted, not after the edit saying so. */
+  onPosted?: () => void,
 ): Promise<Reply> {
   const bar = claimMemberVoiceMessage(interaction, context.speech.rights);
   const handed = handOver(context.speech, {
@@ -109,6 +113,7 @@ async function postAgain(
     bar === undefined
       ? await postVoiceMessage(voiceMessagePlace(interaction), answer.message, context.logger, header)
       : { kind: 'fallback', reason: bar };
+  if (posted.kind === 'posted') onPosted?.();
   const words = posted.kind === 'posted' ? answer.posted : answer.asFile(posted.reason);
   const content = words === undefined ? '' : t(interaction.locale, words.key, words.params);
   return posted.kind === 'posted' ? { content } : { content, files: [answer.file] };

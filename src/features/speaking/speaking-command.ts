@@ -6,6 +6,7 @@
 // anything is paid; no front-end checks a right itself. Outside a server: user-install.ts.
 import {
   DiscordAPIError,
+  PermissionFlagsBits,
   RESTJSONErrorCodes,
   type BaseInteraction,
   type ButtonInteraction,
@@ -47,9 +48,8 @@ import {
 import type { Revocation, RightsAnswered } from '../../core/order/rights.ts';
 import { EFFECT_SETTING_NAMES, type SpeechSettingName } from '../../core/settings/setting-declarations.ts';
 import type { OutputDefaults, OutsideVoiceOutput } from '../../core/store/output-defaults-store.ts';
-import type { Seat, SeatChoice, Seats } from '../../core/voice/seats.ts';
+import type { NoSeat, Seat, Seats } from '../../core/voice/seats.ts';
 import { UserError } from '../../core/interactions/failures.ts';
-import { requireManager } from '../../core/interactions/preconditions.ts';
 import { countCharacters, moreCharactersThan } from '../../core/characters.ts';
 import { t } from './strings.ts';
 import { acknowledge, acknowledgeAsVoiceMessage, receivedAtEpochMs } from '../../core/interactions/acknowledge.ts';
@@ -58,6 +58,7 @@ import type { Effects, Place, WordsAuthor } from './gate-types.ts';
 import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import { fallbackVoiceLabel, privateFileNote, wordOutcome, type FallbackCause } from './outcome-words.ts';
 import { helperOf } from './seat-words.ts';
+import { describeFailure } from './failure-words.ts';
 import { fetchOneMember } from '../../core/interactions/discord-ids.ts';
 import { namedVoice } from '../../core/interactions/safe-text.ts';
 import { showAnswer } from './voice-message-reply.ts';
@@ -114,12 +115,17 @@ export function speakingHandler(
   return async (interaction, context) => {
     const { text, output, ...query } = commandSpeech(interaction);
     const { guildId, guild } = interaction;
-    const settings = await chooseSettings(context.store, { ...query, guildId, guildLocale: guild.preferredLocale });
-    const credit = context.engines?.voice(settings.voice)?.credit;
+    const { store, engines } = context;
+    const settings = await chooseSettings(store, { ...query, guildId, guildLocale: guild.preferredLocale, engines });
+    const credit = engines?.voice(settings.voice)?.credit;
     const label = voiceLabel(interaction.locale, settings, 'server', credit);
     const target = await chooseTarget(interaction, output, context);
     const requester = requesterOf(interaction, commandNameOf(interaction));
-    await speakAndReply(interaction, context, { request: requestOf(text, settings), requester }, target, label);
+    const order = { request: requestOf(text, settings), requester };
+    const saved = settings.sources.voice.kind !== 'option';
+    await speakAndReply(interaction, context, order, target, label, { saved });
+    // Named in that answer (a refusal before it is thrown: told next time), so not again.
+    if (settings.voiceDeleted !== undefined) await store.memberDefaults.unset(guildId, query.userId, ['voiceDeleted']);
   };
 }
 
@@ -140,6 +146,8 @@ export function voiceLabel(
   const voice = namedVoice(settings.voice, credit);
   const source = settings.sources.voice;
   if (source.kind === 'option') return voice;
+  if (settings.voiceDeleted !== undefined)
+    return t(locale, 'voice.why.deleted', { voice, name: settings.voiceDeleted });
   if (source.kind === 'builtin')
     return t(locale, where === 'server' ? 'voice.why.builtin' : 'voice.why.builtinOutside', { voice });
   // A preset's, the member's default, or the server's default preset.
@@ -158,8 +166,6 @@ export type ChosenTarget =
 
 /** A slash command or the Speak menu, in a server: what the front-end needs of either. */
 type SpeakingInteraction = AnsweredInteraction<'cached'>;
-
-const channel = (id: string) => `<#${id}>`;
 
 /** The rights port the pipeline holds (src/core/order/rights.ts), answered by the gate (gate.ts `gatePort`). */
 type Rights = Pick<SpeechPipeline, 'rights'>;
@@ -198,8 +204,8 @@ export async function chooseDestination(
 }
 
 /**
- * The member's voice channel and the seat that speaks there (src/core/voice/seats.ts), if the rights let that bot
- * speak there for them (refused at once rather than timing out later). No seat available: refused, nothing asked or held.
+ * The member's voice channel and the seat that speaks there (src/core/voice/seats.ts `forMember`), if the rights let
+ * that bot speak there for them (refused at once rather than timing out later).
  */
 export function memberVoiceChannel(
   interaction: MemberPlace,
@@ -215,37 +221,35 @@ export function memberVoiceChannel(
   const voiceChannel = interaction.member.voice.channel;
   if (!voiceChannel) throw new UserError('error.voice.notInVoice');
   const channelId = voiceChannel.id;
-  const choice = seats.forChannel(interaction.guild, channelId);
-  // No seat available while auto-read keeps one elsewhere: auto-read's words say why (an available helper takes the member's).
-  const readings = choice.kind === 'seat' ? undefined : reading?.get(interaction.guildId);
-  const read = readings?.has(channelId) === false ? readings.values().next().value : undefined;
-  if (read !== undefined) {
-    const where = { channel: channel(read.textChannelId), voice: channel(read.voiceChannelId) };
-    if (options.managersMove === true) requireManager(interaction, 'autoread.guard.move', where);
-    else
-      throw new UserError(
-        options.offersFile === true ? 'autoread.guard.elsewhere' : 'autoread.guard.elsewhere.voiceOnly',
-        where,
-      );
-  }
-  const seat = choice.kind === 'seat' ? choice.seat : undefined;
   const at = placeOf(interaction, channelId);
-  speech.rights.requireAdmitted(
+  const choice = seats.forMember(interaction.guild, channelId, {
+    reading: reading?.get(interaction.guildId),
+    manager:
+      options.managersMove === true ? interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild) : undefined,
+  });
+  if (choice.kind === 'read') throw noSeatError(choice, options.offersFile === true);
+  // The gate, here alone and before "busy": what the member (or no seat) may not do there is said first.
+  const seat = choice.kind === 'seat' ? choice.seat : undefined;
+  speech.rights.requireAllowed(
     options.joinOnly === true
       ? { does: ['join-voice'], at: { ...at, seatGuild: seat?.guild } }
       : effectsAt(at, { kind: 'voice', seat }),
   );
-  if (choice.kind === 'seat') return { kind: 'voice', channelId, seat: choice.seat };
-  throw noSeatError(choice, options.offersFile === true);
+  if (choice.kind === 'busy') throw noSeatError(choice, options.offersFile === true);
+  return { kind: 'voice', channelId, seat: choice.seat };
 }
 
-/** No seat available: where they are busy, offering `output: file` only to a front-end that has it (`offersFile`). */
-export function noSeatError(choice: Extract<SeatChoice, { kind: 'busy' }>, offersFile: boolean): UserError {
-  const [only] = choice.channels;
+/** No seat: auto-read's words where it keeps one, else where the seats are busy; a file offered only where it may be. */
+export function noSeatError(why: NoSeat, offersFile: boolean): UserError {
   const tail = offersFile ? '' : '.voiceOnly';
-  if (choice.speaking && only !== undefined)
-    return new UserError(`error.voice.busyElsewhere${tail}`, { channel: channel(only) });
-  return new UserError(`error.voice.noSeat${tail}`, { channels: choice.channels.map(channel).join(', ') });
+  if (why.kind === 'read') {
+    const where = { channel: `<#${why.textChannelId}>`, voice: `<#${why.voiceChannelId}>` };
+    return new UserError(why.move ? 'autoread.guard.move' : `autoread.guard.elsewhere${tail}`, where);
+  }
+  const [only] = why.channels;
+  if (why.speaking && only !== undefined)
+    return new UserError(`error.voice.busyElsewhere${tail}`, { channel: `<#${only}>` });
+  return new UserError(`error.voice.noSeat${tail}`, { channels: why.channels.map((id) => `<#${id}>`).join(', ') });
 }
 
 /** Outside voice without `output`: their default, the server's, else `builtin` (a file; Speak menu: voice message). */
@@ -254,12 +258,12 @@ export function outsideVoiceOutput(defaults: OutputDefaults, builtin: OutsideVoi
 }
 
 /** The rights' word before a command's order is built (/clone's download): thrown, or whether the answer is private. */
-export function admitted(
+export function allowedHere(
   interaction: SpeakingInteraction,
   speech: Rights,
   target: ChosenTarget,
 ): { privately: boolean } {
-  return speech.rights.requireAdmitted(
+  return speech.rights.requireAllowed(
     effectsAt(placeOf(interaction, target.kind === 'voice' ? target.channelId : undefined), target),
   );
 }
@@ -290,8 +294,8 @@ export async function speakAndReply(
   target: ChosenTarget,
   /** The voice as the replies name it (voiceLabel), until a free voice that stands in is named instead. */
   label: string,
-  /** `private`: every reply the member's alone (the Speak menu). `author`: whose words, when another member's. */
-  reply: { private?: boolean; author?: WordsAuthor } = {},
+  /** `private`: all replies the member's alone; `author`: whose words, if another's; `saved`: a voice not named here. */
+  reply: { private?: boolean; author?: WordsAuthor; saved?: boolean } = {},
 ): Promise<void> {
   // A file holds a server share until posted (file-shares.ts); what was already paid (a clone's line) is not refused.
   const release =
@@ -305,7 +309,12 @@ export async function speakAndReply(
     const handed = handOver(context.speech, { ...order, target: to, effects: { ...effectsAt(at, target), author } });
     // A file or voice message the member may not post here themselves is theirs alone (the gate says which).
     let privately = reply.private === true || handed.privately;
-    const accepted = await handed.accepted;
+    // A saved voice its engine no longer lists: named as replies name it (a preset's, your default), how to change it.
+    const told = (error: unknown) =>
+      reply.saved && describeFailure(error).message.key === 'error.input.engineVoiceUnknown'
+        ? new UserError('error.input.savedVoiceNotOffered', { voice: label }, { cause: error })
+        : error;
+    const accepted = await handed.accepted.catch((error: unknown) => Promise.reject(told(error)));
     // Refused for money and spoken in the free voice instead: every reply names it, and why.
     const spoken = accepted.fallback?.request ?? order.request;
     const creditOf = (voiceId: string) => context.engines?.voice(voiceId)?.credit;
@@ -346,7 +355,7 @@ export async function speakAndReply(
       context.replyAudio && spoken.kind !== 'ready'
         ? { registry: context.replyAudio, request: spoken, guildId: interaction.guildId, askerId: interaction.user.id }
         : undefined;
-    const outcome = await handed.outcome;
+    const outcome = await handed.outcome.then((o) => (o.kind === 'failed' ? { ...o, error: told(o.error) } : o));
     // Where its seat sits now: a moderator may have dragged it to a listener meanwhile, and it spoke on there.
     const movedTo = target.kind === 'voice' ? target.seat.bot.players.find(interaction.guildId)?.channelId : undefined;
     const helperId = target.kind === 'voice' ? helperOf(target.seat.guild, interaction.guild) : undefined;
@@ -370,7 +379,7 @@ export async function speakAndReply(
         ? { ...answer, notes: [...answer.notes, privateFileNote] }
         : answer;
     const bar = target.kind !== 'voice-message' ? undefined : late ? 'member-no-permission' : target.bar;
-    await showAnswer(interaction, context.logger, shown, bar, privately, buttons, context.speech.rights);
+    await showAnswer(interaction, context.logger, shown, bar, privately, buttons, context.speech.rights, release);
   } finally {
     release?.();
   }

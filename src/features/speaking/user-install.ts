@@ -53,7 +53,8 @@ export function outsideServerHandler(
     const { text, output, ...query } = commandSpeech(interaction);
     requireUserInstall(context, interaction);
     const guildLocale = interaction.locale;
-    const settings = await chooseSettings(context.store, { ...query, guildId: USER_INSTALL_GUILD, guildLocale });
+    const { store, engines } = context;
+    const settings = await chooseSettings(store, { ...query, guildId: USER_INSTALL_GUILD, guildLocale, engines });
     const label = voiceLabel(interaction.locale, settings, 'outside');
     const request = requestOf(text, settings);
     // It holds one of the user's own shares (file-shares.ts) until posted; past them it is refused before acceptance.
@@ -92,7 +93,7 @@ export function outsideServerHandler(
       await acknowledge(interaction, handed.privately);
       const answer = answerAs(wordOutcome(await handed.outcome, { ...said, where: 'file' }), 'reply');
       const notes = handed.privately ? [...answer.notes, privateFileNote] : answer.notes;
-      await showWithFiles(interaction, answer.words, answer.files, undefined, notes, handed.privately);
+      await showWithFiles(interaction, answer.words, answer.files, undefined, notes, handed.privately, answer.paid);
     } finally {
       release();
     }

@@ -1,12 +1,12 @@
 // Posts a command's answer as outcome-words.ts worded it: words with the reply's buttons, files, a voice message (else
 // a file to the member, saying why) with its buttons on a follow-up, or a file too large sent as a voice message.
-import { DiscordAPIError, MessageFlags, type APIContainerComponent, type AttachmentPayload } from 'discord.js';
+import { MessageFlags, type APIContainerComponent, type AttachmentPayload } from 'discord.js';
 import type { Logger } from '../../core/log.ts';
 import type { VoiceMessage } from '../../core/voice-message/render.ts';
 import { isDeferredAsVoiceMessage, noteIfTokenGone, tokenGone } from '../../core/interactions/acknowledge.ts';
 import { commandNameOf } from '../../core/interactions/command-loader.ts';
 import type { AnsweredInteraction } from '../../core/interactions/command.ts';
-import { UserError } from '../../core/interactions/failures.ts';
+import { notPosted } from './failure-words.ts';
 import { showContent, type ShownComponents } from '../../core/interactions/replies.ts';
 import { wordsText, type AsFileReason, type OutcomeAnswer } from './outcome-words.ts';
 import { NO_MENTIONS } from '../../core/interactions/safe-text.ts';
@@ -36,18 +36,20 @@ export async function showAnswer(
   source: ReplyButtonSource | undefined,
   /** The rights port: whether a file too large may be posted as the member's voice message here. */
   rights: VoiceMessageRights,
+  /** Called once a voice message (a file too large as one too) is posted, before what follows: its file share is free. */
+  onPosted?: () => void,
 ): Promise<void> {
   switch (answer.answer) {
     case 'reply': {
+      const { words, files, notes, paid } = answer;
       const row = source && answer.buttons && replyButtons(interaction.locale, answer.buttons, source, answer.seconds);
-      if (answer.files.length > 0)
-        return showWithFiles(interaction, answer.words, answer.files, row && [row], answer.notes, privateReply);
-      return showContent(interaction, wordsText(interaction.locale, answer.words, answer.notes), [], row && [row]);
+      if (files.length > 0) return showWithFiles(interaction, words, files, row && [row], notes, privateReply, paid);
+      return showContent(interaction, wordsText(interaction.locale, words, notes), [], row && [row]);
     }
     case 'too-large':
-      return showTooLargeFile(interaction, log, answer, privateReply, rights);
+      return showTooLargeFile(interaction, log, answer, privateReply, rights, onPosted);
     case 'voice-message':
-      return showVoiceMessage(interaction, log, answer, bar, answer.buttons && source);
+      return showVoiceMessage(interaction, log, answer, bar, answer.buttons && source, onPosted);
     case 'refused':
       throw answer.error;
     default:
@@ -64,6 +66,7 @@ export async function showWithFiles(
   notes: readonly LocalisedMessage[] = [],
   /** The member's alone: where the response was deferred in public, that one goes and the answer follows privately. */
   privately = false,
+  paid = 0,
 ): Promise<void> {
   const content = wordsText(interaction.locale, words, notes);
   try {
@@ -75,13 +78,9 @@ export async function showWithFiles(
     }
     await showContent(interaction, content, files, components);
   } catch (error) {
-    throw uploadRefused(error);
+    throw notPosted(error, paid);
   }
 }
-
-/** A refused upload is the member's "could not post" message, not an internal error. */
-const uploadRefused = (error: unknown): unknown =>
-  error instanceof DiscordAPIError ? new UserError('error.discord.uploadFailed', {}, { cause: error }) : error;
 
 /**
  * Delivers the voice message as the response or under a line naming who asked; barred or refused, a file with why.
@@ -94,6 +93,7 @@ export async function showVoiceMessage(
   /** Why the member may not post it in this channel, if they may not (the target speaking-command.ts chose). */
   bar: MemberVoiceMessageBar | undefined,
   buttons?: ReplyButtonSource,
+  onPosted?: () => void,
 ): Promise<void> {
   const { message } = answer;
   let posted: Posted;
@@ -110,11 +110,12 @@ export async function showVoiceMessage(
         ? await replyWithVoiceMessage(interaction, message, log)
         : await postInChannel(interaction, message, log);
     } catch (error) {
-      if (!interaction.inCachedGuild() || !noteIfTokenGone(interaction, error)) throw uploadRefused(error);
+      if (!interaction.inCachedGuild() || !noteIfTokenGone(interaction, error)) throw notPosted(error, answer.paid);
       posted = await postInChannel(interaction, message, log, true);
     }
   }
   if (posted.kind === 'posted') {
+    onPosted?.();
     // As the response it cannot be edited nor carry buttons: they follow it. With the token gone nothing can follow.
     if (asResponse) {
       // The buttons: a Components V2 message of their own (reply-button-row.ts), to the member alone.
@@ -140,7 +141,8 @@ export async function showVoiceMessage(
   // The public response waits for a voice message that will not come: it goes, and the file follows privately. A
   // member barred from posting it here gets it privately whatever deferred the response (the deadline's is public).
   const privately = (bar !== undefined || isDeferredAsVoiceMessage(interaction)) && !tokenGone(interaction);
-  await showWithFiles(interaction, answer.asFile(posted.reason), [answer.file], undefined, answer.notes, privately);
+  const { notes, paid } = answer;
+  await showWithFiles(interaction, answer.asFile(posted.reason), [answer.file], undefined, notes, privately, paid);
 }
 
 type Posted = VoiceMessagePostResult | { kind: 'fallback'; reason: AsFileReason };
@@ -191,6 +193,7 @@ export async function showTooLargeFile(
   answer: Extract<OutcomeAnswer, { answer: 'too-large' }>,
   privateReply: boolean,
   rights: VoiceMessageRights,
+  onPosted?: () => void,
 ): Promise<void> {
   // Posted in the channel only where the member could post it themselves (voice-message-rights.ts).
   if (!privateReply && claimMemberVoiceMessage(interaction, rights) === undefined) {
@@ -198,10 +201,13 @@ export async function showTooLargeFile(
     try {
       posted = await postInChannel(interaction, answer.message, log);
     } catch (error) {
-      throw uploadRefused(error);
+      throw notPosted(error, answer.paid);
     }
-    if (posted.kind === 'posted')
+    if (posted.kind === 'posted') {
+      onPosted?.();
       return showContent(interaction, wordsText(interaction.locale, answer.posted, answer.notes));
+    }
   }
-  await showWithFiles(interaction, answer.compressed, [answer.file], undefined, answer.notes, privateReply);
+  const { notes, paid } = answer;
+  await showWithFiles(interaction, answer.compressed, [answer.file], undefined, notes, privateReply, paid);
 }

@@ -5,7 +5,7 @@ import { PermissionFlagsBits, type GuildTextBasedChannel, type PermissionsBitFie
 import type { OrderRights } from '../../core/order/rights.ts';
 
 /** The rights port the pipeline holds: the acceptance question is all this asks. */
-export type VoiceMessageRights = Pick<OrderRights, 'admits'>;
+export type VoiceMessageRights = Pick<OrderRights, 'allows'>;
 
 /** Why a member's voice message goes to them privately instead: their rights, or the channel's slowmode. */
 export type MemberVoiceMessageBar = 'member-no-permission' | 'slowmode';
@@ -32,7 +32,7 @@ export function claimMemberVoiceMessage(
   if (permissions === null) return 'member-no-permission';
   // Whether they may post one there themselves (rights as sent): a private answer is a bar here.
   const thread = asker.channel?.isThread() ?? false;
-  const verdict = rights.admits({
+  const verdict = rights.allows({
     does: ['post-voice-message'],
     at: { guild: null, memberId: asker.user.id, text: { thread, member: permissions, bot: null } },
   });

@@ -9,10 +9,5 @@ export {
   openFormRow,
   readCloneForm,
 } from './clone-form.ts';
-export {
-  CLIP_MAX_SECONDS,
-  CLIP_MIN_SECONDS,
-  checkReferenceClip,
-  downloadClip,
-  type CheckedClip,
-} from './reference-clip.ts';
+export { checkReferenceClip, downloadClip, type CheckedClip } from './reference-clip.ts';
+export { wentWithIt } from './deleted-words.ts';

@@ -14,6 +14,15 @@ it('takes out every word of the request of four code points or more, and the req
   expect(withoutEchoes('nothing said', [])).toBe('nothing said');
 });
 
+it('leaves a word of the voice it was said in, so the voice ID the service names is not garbled (bb11)', () => {
+  const said = ['Say this in my voice, please.'];
+  expect(withoutEchoes('unknown voice: voice-b-en-f-99', said)).toBe(`unknown ${ECHO}: ${ECHO}-b-en-f-99`);
+  expect(withoutEchoes('unknown voice: voice-b-en-f-99', said, 'voice-b-en-f-99')).toBe(
+    'unknown voice: voice-b-en-f-99',
+  );
+  expect(withoutEchoes('please: voice-b-en-f-99', said, 'voice-b-en-f-99')).toBe(`${ECHO}: voice-b-en-f-99`);
+});
+
 it('takes out every run of eight or more characters of the key a service quotes, not only the whole key', () => {
   const key = 'sk-live-SAYBOT-0123456789abcdef87dbb607ed48';
   expect(withoutSecretRuns('The key ending 87dbb607ed48 timed out.', key)).toBe(

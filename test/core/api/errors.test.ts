@@ -15,9 +15,10 @@ import {
 } from '../../../src/core/api/errors.ts';
 import { VoiceApiClient } from '../../../src/core/api/client.ts';
 import { classify429, parseResetAt, parseRetryAfter, parseServiceMessage } from '../../../src/core/api/response.ts';
-import { clientFor, closedPort, rejectionOf, requestsTo, useSandbox } from './helpers.ts';
+import { clientFor, closedPort, judged, rejectionOf, requestsTo, useSandbox } from './helpers.ts';
 
-const speak = (c: VoiceApiClient = api.client) => c.tts({ text: 'Hello.', voice_id: 'voice-b-en-f-01' });
+const speak = (c: VoiceApiClient = api.client) =>
+  judged(c.send({ endpoint: 'tts', body: { text: 'Hello.', voice_id: 'voice-b-en-f-01' } }));
 
 const api = useSandbox({ maxRetries: 0 });
 
@@ -144,7 +145,7 @@ describe('injected statuses and bodies', () => {
     });
     const error = (await rejectionOf(speak())) as VoiceApiError;
     expect(error).toBeInstanceOf(RateLimitedError);
-    expect(error).toMatchObject({ fromService: false, charge: 'not-charged', rateLimit: { retryAfterSeconds: 5 } });
+    expect(error).toMatchObject({ fromService: false, charge: 'maybe-charged', rateLimit: { retryAfterSeconds: 5 } });
     expect(error.rateLimit).not.toHaveProperty('remaining');
   });
 

@@ -7,7 +7,7 @@ import { VoiceApiClient } from '../../../src/core/api/client.ts';
 import { VoiceApiError } from '../../../src/core/api/errors.ts';
 import { createLogger } from '../../../src/core/log.ts';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
-import { clientFor, closedPort, rejectionOf, streamError } from './helpers.ts';
+import { clientFor, closedPort, paying, rejectionOf, streamError } from './helpers.ts';
 
 const KEY = 'sk-live-SAYBOT-DO-NOT-LEAK-7f3a9c1e5b2d';
 const FREE_KEY = 'sk-live-SAYBOT-FREE-PLAN-LEAK-0a1b2c3d';
@@ -73,16 +73,15 @@ it('keeps the key out of every error, the client itself and the log', async () =
   sandbox.setKeyActive(KEY, true);
   errors.push(await rejectionOf(speak(free))); // 403
   errors.push(await rejectionOf(speak(spent))); // quota 429
-  sandbox.injectFault({ kind: 'service-error', status: 500, body: echo, times: 2 });
-  errors.push(await rejectionOf(speak())); // 500 twice, retried and logged, echoing the key
+  sandbox.injectFault({ kind: 'service-error', status: 500, body: echo });
+  errors.push(await rejectionOf(speak())); // 500, logged, echoing the key (never sent again)
   sandbox.injectFault({
     kind: 'service-error',
     status: 429,
     body: `{"error":{"message":"slow down, ${KEY}"}}`,
     headers: { 'Retry-After': '0' },
-    times: 2,
   });
-  errors.push(await rejectionOf(speak())); // rate limited
+  errors.push(await rejectionOf(speak())); // rate limited (a 429 is never sent again)
   sandbox.injectFault({ kind: 'response', status: 200, contentType: 'application/json', body: echo });
   errors.push(await rejectionOf(speak())); // not audio
   sandbox.injectFault({
@@ -92,7 +91,10 @@ it('keeps the key out of every error, the client itself and the log', async () =
     body: `<html><body><p>Bad key: ${KEY}</p></body></html>`,
   });
   errors.push(await rejectionOf(speak())); // 401 from a gateway that echoes it as HTML
-  errors.push(await rejectionOf(speak(nowhere))); // connection refused
+  // Connection refused: sent again by the paid call (paidCall), its resend logged.
+  errors.push(
+    await rejectionOf(paying(nowhere, { endpoint: 'tts', body: { text: 'Secret?', voice_id: 'voice-b-en-f-01' } })),
+  );
   sandbox.injectFault({ kind: 'close-before-response' });
   errors.push(await rejectionOf(speak())); // connection closed (sent, maybe charged: not retried)
   sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 2_000 });

@@ -22,7 +22,7 @@ describe('KeyState', () => {
     state.record(400, 'tts', 'req-e', true);
     state.record(0, 'tts', undefined, false);
     expect(state.snapshot).toEqual({
-      lastAccepted: { status: 200, at: new Date(1_000), operation: 'tts', requestId: 'req-a' },
+      lastOk: { status: 200, at: new Date(1_000), operation: 'tts', requestId: 'req-a' },
       lastRefused: { status: 401, at: new Date(2_000), operation: 'tts', requestId: 'req-b' },
       lastLimited: { status: 429, at: new Date(3_000), operation: 'voices/clone', requestId: undefined },
       lastFailed: { status: 502, at: new Date(5_000), operation: 'tts', requestId: 'req-d' },

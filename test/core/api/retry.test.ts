@@ -1,7 +1,7 @@
-// What is retried (a connection that never opened, 408, the service's own 5xx, short rate limits), what never is
-// (400/401/403, the quota 429, a gateway's 5xx or any 5xx not in the service's own shape, anything that may have
-// reached the service unanswered or after a 2xx: test/core/api/paid-once.test.ts),
-// and how long the client waits: counted at the sandbox.
+// What the paid call sends again (paid-call.ts `resend`: a connection that never opened: nothing left, nothing can have
+// been charged) and what never (any answer, the service's own 408 and 5xx included, as nothing on an answer proves whose
+// it is; anything that may have reached the service unanswered or after a 2xx: test/core/api/paid-once.test.ts), and
+// how long it waits: counted at the sandbox, through paidCall and the real client over HTTP.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -14,132 +14,220 @@ import {
   ServerError,
   type VoiceApiError,
 } from '../../../src/core/api/errors.ts';
-import type { VoiceApiClient } from '../../../src/core/api/client.ts';
-import { answerCharge, Call, retryDelayMs } from '../../../src/core/api/response.ts';
+import { VoiceApiClient } from '../../../src/core/api/client.ts';
+import { retryDelayMs, type NotOk } from '../../../src/core/api/response.ts';
+import { resend } from '../../../src/core/quota/paid-call.ts';
 import { createLogger } from '../../../src/core/log.ts';
-import { clientFor, fixture, readAll, rejectionOf, requestsTo, streamError, useSandbox } from './helpers.ts';
+import {
+  answerCharge,
+  clientFor,
+  closedPort,
+  fixture,
+  paying,
+  readAll,
+  refusedUntilRetry,
+  rejectionOf,
+  requestsTo,
+  streamError,
+  useSandbox,
+} from './helpers.ts';
 
-const speak = (c: VoiceApiClient = api.client) => c.tts({ text: 'Try, try again.', voice_id: 'voice-b-en-f-01' });
+const speak = (c: VoiceApiClient = api.client) =>
+  paying(c, { endpoint: 'tts', body: { text: 'Try, try again.', voice_id: 'voice-b-en-f-01' } });
 
 const api = useSandbox();
 
-describe('retried', () => {
-  it('a 503 then success: one retry, two requests at the sandbox, logged without headers', async () => {
-    const lines: string[] = [];
-    const destination = new PassThrough();
-    destination.on('data', (line: Buffer) => lines.push(line.toString()));
-    const logged = clientFor(api.sandbox, { logger: createLogger({ level: 'debug', destination }) });
+/** Lines logged at debug and up, parsed, and a client that logs them. */
+function logged(options: Parameters<typeof clientFor>[1] = {}) {
+  const lines: Array<Record<string, unknown>> = [];
+  const raw: string[] = [];
+  const destination = new PassThrough();
+  destination.on('data', (line: Buffer) => {
+    raw.push(line.toString());
+    lines.push(JSON.parse(line.toString()) as Record<string, unknown>);
+  });
+  const client = clientFor(api.sandbox, { ...options, logger: createLogger({ level: 'debug', destination }) });
+  const failed = () => lines.filter((l) => l['msg'] === 'Voice API call failed');
+  return { client, lines, raw, failed, retries: () => lines.filter((l) => l['msg'] === 'Voice API call retrying') };
+}
+
+describe('retried: a request that never left', () => {
+  it('a connection refused, then one opened: one retry, one request at the sandbox, logged without headers', async () => {
+    const address = await refusedUntilRetry(api.sandbox);
+    const { client, raw, failed, retries } = logged({ baseUrl: address.url });
+    try {
+      const response = await speak(client);
+      const bytes = await readAll(response.body);
+      const records = requestsTo(api.sandbox);
+      expect(records.map((r) => r.status)).toEqual([200]);
+      expect(bytes.length).toBe(records[0]?.bodyBytes);
+      expect(response.requestId).toBe(records[0]?.id);
+      expect(retries()).toHaveLength(1);
+      expect(retries()[0]).toMatchObject({ level: 40, operation: 'tts', attempt: 1 });
+      expect(failed()).toMatchObject([{ operation: 'tts', error: 'ConnectionError' }]);
+      expect(retries()[0]?.['delayMs']).toBeTypeOf('number');
+      expect(raw.join('\n').toLowerCase()).not.toContain('authorization');
+    } finally {
+      await client.close();
+      await address.close();
+    }
+  });
+
+  it('maxRetries bounds the attempts: 0 makes one, 4 makes five', async () => {
+    const baseUrl = `http://127.0.0.1:${await closedPort()}`;
+    const once = logged({ baseUrl, maxRetries: 0 });
+    const five = logged({ baseUrl, maxRetries: 4 });
+    expect(await rejectionOf(speak(once.client))).toMatchObject({ code: 'ECONNREFUSED', charge: 'not-charged' });
+    expect(once.retries()).toHaveLength(0);
+    expect(await rejectionOf(speak(five.client))).toMatchObject({ code: 'ECONNREFUSED', charge: 'not-charged' });
+    expect(five.retries().map((l) => l['attempt'])).toEqual([1, 2, 3, 4]);
+    expect(five.failed().map((l) => l['error'])).toEqual(Array(5).fill('ConnectionError'));
+    await once.client.close();
+    await five.client.close();
+  });
+
+  it('a voice clone is re-sent whole after a connection refused (the multipart body is rebuilt)', async () => {
+    const address = await refusedUntilRetry(api.sandbox);
+    const client = clientFor(api.sandbox, { baseUrl: address.url });
+    try {
+      const clone = await paying(client, {
+        endpoint: 'voice-clone',
+        body: {
+          text: 'Second time lucky.',
+          ref_audio: { data: fixture('tone-220hz-5s-48k.wav'), filename: 'ref.wav' },
+        },
+      });
+      if (clone.audio) await readAll(clone.audio.body);
+      expect(requestsTo(api.sandbox, 'voice-clone').map((r) => r.status)).toEqual([200]);
+      expect(api.sandbox.voicePitchHz(clone.voiceId)).toBeCloseTo(220, 0);
+    } finally {
+      await client.close();
+      await address.close();
+    }
+  });
+});
+
+describe('the resend rule (paid-call.ts `resend`): never left, attempts left, within the first send’s deadline', () => {
+  const policy = { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 100 };
+  const refused = (fields: Partial<NotOk> = {}): NotOk => ({
+    kind: 'not-ok',
+    error: new ConnectionError('refused', 'ECONNREFUSED'),
+    reached: false,
+    answer: undefined,
+    deadline: Date.now() + 60_000,
+    ...fields,
+  });
+
+  it('sends again only a connection error that never reached the service, the client open, up to maxRetries', () => {
+    const random = vi.spyOn(Math, 'random').mockReturnValue(1);
+    try {
+      expect(resend(refused(), 1, policy)).toMatchObject({ retry: 1, delayMs: 100 });
+      expect(resend(refused(), 2, policy)).toMatchObject({ retry: 2, delayMs: 100 });
+      expect(resend(refused(), 3, policy)).toBeUndefined();
+      expect(resend(refused({ reached: true }), 1, policy)).toBeUndefined();
+      expect(resend(refused({ error: new ConnectionError('closed', 'CLIENT_CLOSED') }), 1, policy)).toBeUndefined();
+      expect(resend(refused({ error: new ServerError('busy', { status: 503 }) }), 1, policy)).toBeUndefined();
+      expect(resend(refused({ deadline: undefined }), 1, policy)).toBeUndefined();
+      // A wait that would outlast the first send's total timeout only delays the same outcome; the deadline is kept.
+      expect(resend(refused({ deadline: Date.now() + 50 }), 1, policy)).toBeUndefined();
+      const deadline = Date.now() + 60_000;
+      expect(resend(refused({ deadline }), 1, policy)?.deadline).toBe(deadline);
+      expect(resend(undefined, 1, policy)).toBeUndefined();
+    } finally {
+      random.mockRestore();
+    }
+  });
+
+  it('over HTTP, every resend within the first send’s total timeout: it stops there, not at maxRetries', async () => {
+    const baseUrl = `http://127.0.0.1:${await closedPort()}`;
+    const options = {
+      baseUrl,
+      maxRetries: 100,
+      retryBaseDelayMs: 200,
+      retryMaxDelayMs: 200,
+      timeouts: { totalMs: 1_000 },
+    };
+    const { client, failed } = logged(options);
+    const random = vi.spyOn(Math, 'random').mockReturnValue(1);
+    try {
+      expect(await rejectionOf(speak(client))).toMatchObject({ code: 'ECONNREFUSED', charge: 'not-charged' });
+    } finally {
+      random.mockRestore();
+      await client.close();
+    }
+    // Waits of 200 ms each, all within 1 s of the first send: four resends at most, never a hundred.
+    expect(failed().length).toBeGreaterThanOrEqual(2);
+    expect(failed().length).toBeLessThanOrEqual(5);
+  });
+});
+
+describe("never retried: an answer of any status, the service's own 5xx and 408 too", () => {
+  // Nothing on an answer proves whose it is (a proxy may let the request through, billed, then answer in the service's
+  // place with its headers forwarded): sent again, it would be paid twice.
+  it("the service's own 503: one request, logged as failed, never as retrying", async () => {
+    const { client, lines, raw, retries } = logged();
     api.sandbox.injectFault({
       kind: 'service-error',
       status: 503,
       message: 'busy',
       headers: { 'X-Request-Id': 'req_busy' },
     });
-
-    const response = await speak(logged);
-    const bytes = await readAll(response.body);
-    await logged.close();
-
-    const records = requestsTo(api.sandbox);
-    expect(records.map((r) => r.status)).toEqual([503, 200]);
-    expect(bytes.length).toBe(records[1]?.bodyBytes);
-    expect(response.requestId).toBe(records[1]?.id);
-    const retries = lines
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .filter((l) => l['msg'] === 'Voice API call failed; retrying');
-    expect(retries).toHaveLength(1);
-    expect(retries[0]).toMatchObject({
-      level: 40,
-      operation: 'tts',
-      attempt: 1,
-      status: 503,
-      requestId: 'req_busy',
-      error: 'ServerError',
-    });
-    expect(retries[0]?.['delayMs']).toBeTypeOf('number');
-    expect(lines.join('\n').toLowerCase()).not.toContain('authorization');
+    expect(await rejectionOf(speak(client))).toMatchObject({ status: 503, charge: 'not-charged' });
+    await client.close();
+    expect(requestsTo(api.sandbox).map((r) => r.status)).toEqual([503]);
+    expect(retries()).toEqual([]);
+    expect(lines.filter((l) => l['msg'] === 'Voice API call failed')).toMatchObject([
+      { operation: 'tts', status: 503, requestId: 'req_busy', error: 'ServerError' },
+    ]);
+    expect(raw.join('\n').toLowerCase()).not.toContain('authorization');
   });
 
-  it('a 500 three times: ServerError after three attempts', async () => {
+  it('a 500 three times: ServerError after one request', async () => {
     api.sandbox.injectFault({ kind: 'service-error', status: 500, body: '{"error":{"message":"boom"}}', times: 3 });
     const error = await rejectionOf(speak());
     expect(error).toBeInstanceOf(ServerError);
     expect(error).toMatchObject({ status: 500, serviceMessage: 'boom' });
-    expect(requestsTo(api.sandbox).map((r) => r.status)).toEqual([500, 500, 500]);
+    expect(requestsTo(api.sandbox).map((r) => r.status)).toEqual([500]);
   });
 
-  it('maxRetries bounds the attempts: 0 makes one, 4 makes five', async () => {
-    api.sandbox.injectFault({ kind: 'service-error', status: 500, times: Infinity });
-    const once = clientFor(api.sandbox, { maxRetries: 0 });
-    const five = clientFor(api.sandbox, { maxRetries: 4 });
-    expect(await rejectionOf(speak(once))).toBeInstanceOf(ServerError);
-    expect(requestsTo(api.sandbox)).toHaveLength(1);
-    expect(await rejectionOf(speak(five))).toBeInstanceOf(ServerError);
-    expect(requestsTo(api.sandbox)).toHaveLength(6);
-    await once.close();
-    await five.close();
+  it("the service's own 408: ServerError after one request", async () => {
+    api.sandbox.injectFault({ kind: 'service-error', status: 408, times: 3 });
+    expect(await rejectionOf(speak())).toBeInstanceOf(ServerError);
+    expect(requestsTo(api.sandbox).map((r) => r.status)).toEqual([408]);
   });
 
-  it.each([
-    // The service's own answers (its JSON error and its headers): only those say nothing was charged.
-    { what: 'a 408', fault: { kind: 'service-error', status: 408 } as const },
-    {
-      what: 'a 429 with Retry-After: 0',
-      fault: { kind: 'service-error', status: 429, message: 'slow down', headers: { 'Retry-After': '0' } } as const,
-    },
-  ])('$what, then success: two requests', async ({ fault }) => {
-    api.sandbox.injectFault(fault);
-    const response = await speak();
-    const bytes = await readAll(response.body);
-    const records = requestsTo(api.sandbox);
-    expect(records).toHaveLength(2);
-    expect(bytes.length).toBe(records[1]?.bodyBytes);
-  });
-
-  it('a voice clone is re-sent whole after a 503 (the multipart body is rebuilt)', async () => {
-    api.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'voice-clone' });
-    const clone = await api.client.cloneVoice({
-      text: 'Second time lucky.',
-      ref_audio: { data: fixture('tone-220hz-5s-48k.wav'), filename: 'ref.wav' },
-    });
-    if (clone.audio) await readAll(clone.audio.body);
-    expect(requestsTo(api.sandbox, 'voice-clone').map((r) => r.status)).toEqual([503, 200]);
-    expect(api.sandbox.voicePitchHz(clone.voiceId)).toBeCloseTo(220, 0);
-  });
-
-  it('a rate limit that does not lift: RateLimitedError after one retry, whatever maxRetries allows', async () => {
-    api.sandbox.injectFault({
-      kind: 'service-error',
-      status: 429,
-      message: 'slow down',
-      headers: { 'Retry-After': '0' },
-      times: 3,
-    });
-    expect(await rejectionOf(speak())).toBeInstanceOf(RateLimitedError);
-    expect(requestsTo(api.sandbox).map((r) => r.status)).toEqual([429, 429]);
+  it("the service's own 503 for a voice clone: one request, one voice at most", async () => {
+    api.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'voice-clone', times: 3 });
+    const error = await rejectionOf(
+      paying(api.client, {
+        endpoint: 'voice-clone',
+        body: {
+          text: 'Second time lucky.',
+          ref_audio: { data: fixture('tone-220hz-5s-48k.wav'), filename: 'ref.wav' },
+        },
+      }),
+    );
+    expect(error).toBeInstanceOf(ServerError);
+    expect(requestsTo(api.sandbox, 'voice-clone').map((r) => r.status)).toEqual([503]);
   });
 });
 
 describe('Retry-After', () => {
-  it('is waited for before the retry', async () => {
-    api.sandbox.injectFault({ kind: 'service-error', status: 503, headers: { 'Retry-After': '1' } });
-    // Which waits the client made, and how many requests the sandbox had seen when each began: the order of
-    // events proves the wait sits between the two requests, without measuring a clock.
-    const waits: Array<{ ms: number; requestsSoFar: number }> = [];
-    const realSleep = Call.prototype.sleep;
-    const sleep = vi.spyOn(Call.prototype, 'sleep');
-    sleep.mockImplementation(function (this: Call, ms: number) {
-      waits.push({ ms, requestsSoFar: requestsTo(api.sandbox).length });
-      return realSleep.call(this, ms);
-    });
+  it('is heard (the error carries it) and never waited for: one request, no wait', async () => {
+    api.sandbox.injectFault({ kind: 'service-error', status: 503, headers: { 'Retry-After': '1' }, times: 3 });
+    // A wait comes only before a send again (paidCall): one send, no wait.
+    const sends = vi.spyOn(VoiceApiClient.prototype, 'send');
+    let error: unknown;
+    let sent = 0;
     try {
-      await readAll((await speak()).body);
+      error = await rejectionOf(speak());
     } finally {
-      sleep.mockRestore();
+      sent = sends.mock.calls.length;
+      sends.mockRestore();
     }
-    // Backoff alone would wait at most 5 ms (retryMaxDelayMs of the test client).
-    expect(waits).toEqual([{ ms: 1_000, requestsSoFar: 1 }]);
-    expect(requestsTo(api.sandbox).map((r) => r.status)).toEqual([503, 200]);
+    expect((error as VoiceApiError).rateLimit?.retryAfterSeconds).toBe(1);
+    expect(sent).toBe(1);
+    expect(requestsTo(api.sandbox).map((r) => r.status)).toEqual([503]);
   });
 
   it('over 60 s is not waited for: the error surfaces after one request', async () => {
@@ -158,14 +246,11 @@ describe('Retry-After', () => {
     await hurried.close();
   });
 
-  it('backoff without it: capped exponential with full jitter', () => {
+  it('the wait before sending again what never left: capped exponential backoff with full jitter', () => {
     const policy = { maxRetries: 5, baseDelayMs: 100, maxDelayMs: 350 };
-    const server = new ServerError('x', { status: 500 });
-    expect([1, 2, 3, 4].map((n) => retryDelayMs(server, n, policy, () => 1))).toEqual([100, 200, 350, 350]);
-    expect(retryDelayMs(server, 3, policy, () => 0)).toBe(0);
-    expect(retryDelayMs(server, 2, policy, () => 0.5)).toBe(100);
-    const told = new ServerError('x', { status: 503, rateLimit: { retryAfterSeconds: 2.5 } });
-    expect(retryDelayMs(told, 1, policy, () => 0)).toBe(2_500);
+    expect([1, 2, 3, 4].map((n) => retryDelayMs(n, policy, () => 1))).toEqual([100, 200, 350, 350]);
+    expect(retryDelayMs(3, policy, () => 0)).toBe(0);
+    expect(retryDelayMs(2, policy, () => 0.5)).toBe(100);
   });
 });
 
@@ -179,13 +264,13 @@ describe('the one rule: who answered says whether it may have been charged', () 
     [200, none, undefined, 'charged'],
     [400, service, json({ error: { message: 'bad' } }), 'not-charged'],
     [429, service, json({ error: { code: 'rate_limited', message: 'slow down' } }), 'not-charged'],
-    // A 429 is a refusal, whoever sent it (issue 94): the service's is over the month's limit, which it does not bill,
-    // and one in front of it refused before the service saw it. Only the service's own speaks of the month.
-    [429, usage, json({ error: { code: 'rate_limited', message: 'slow down' } }), 'not-charged'],
-    [429, { 'retry-after': '1' }, page, 'not-charged'],
-    [429, { ...usage, 'retry-after': '30' }, json({ message: 'Too Many Requests' }), 'not-charged'],
-    [429, { 'retry-after': '3600' }, page, 'not-charged'],
-    [429, none, undefined, 'not-charged'],
+    // A 429 charged nothing only as the service's own (its request ID and its JSON error): one in front of it may have
+    // passed the request on first (bb11), as a gateway's 5xx may.
+    [429, usage, json({ error: { code: 'rate_limited', message: 'slow down' } }), 'maybe-charged'],
+    [429, { 'retry-after': '1' }, page, 'maybe-charged'],
+    [429, { ...usage, 'retry-after': '30' }, json({ message: 'Too Many Requests' }), 'maybe-charged'],
+    [429, { 'retry-after': '3600' }, page, 'maybe-charged'],
+    [429, none, undefined, 'maybe-charged'],
     [500, service, json({ error: { code: 'internal_error', message: 'boom' } }), 'not-charged'],
     [503, service, json({ detail: 'overloaded' }), 'not-charged'],
     [400, service, page, 'not-charged'],
@@ -199,7 +284,7 @@ describe('the one rule: who answered says whether it may have been charged', () 
     [403, none, Buffer.from('Forbidden by WAF'), 'maybe-charged'],
     [404, service, Buffer.alloc(0), 'not-charged'],
     [408, service, undefined, 'maybe-charged'],
-    [429, service, page, 'not-charged'],
+    [429, service, page, 'maybe-charged'],
     [404, none, page, 'maybe-charged'],
     [400, none, json({ error: { message: 'bad' } }), 'maybe-charged'],
     [503, none, json({ message: 'Service Unavailable' }), 'maybe-charged'],
@@ -216,6 +301,45 @@ describe('the one rule: who answered says whether it may have been charged', () 
   ] as const)('%i with headers %j and %s: %s', (status, headers, body, charge) => {
     expect(answerCharge(status, headers, body)).toBe(charge);
   });
+
+  // The service's own error answer, its month's use (X-RateLimit-Used) against the figure heard before a request of 30
+  // characters left: a proxy that forwards its headers after the charge forwards a figure risen by them (bb12).
+  const error = json({ error: { code: 'rate_limited', message: 'slow down' } });
+  const figures = (used: number, remaining = 5000) => ({
+    ...service,
+    'x-ratelimit-used': String(used),
+    'x-ratelimit-remaining': String(remaining),
+  });
+  it.each([
+    ['unmoved', figures(100), 100, 'not-charged'],
+    ['risen by less than the request (another request meanwhile)', figures(129), 100, 'not-charged'],
+    ['risen by the request', figures(130), 100, 'maybe-charged'],
+    ['risen by more (others meanwhile: over the bill, the safe side)', figures(900), 100, 'maybe-charged'],
+    [
+      'fallen below what was heard (characters given back, a new month): cannot be told',
+      figures(30),
+      5000,
+      'not-charged',
+    ],
+    ['nothing heard since start: cannot be told', figures(130), undefined, 'not-charged'],
+    ['no figure in the answer: cannot be told', service, 100, 'not-charged'],
+  ] as const)('with its figure %s: %s', (_what, headers, heard, charge) => {
+    for (const status of [429, 503, 408, 400, 401])
+      expect(answerCharge(status, headers, error, { used: heard, characters: 30 })).toBe(charge);
+  });
+  // The month's own refusal is a 429 only: its figures leaving the request no room are that refusal's own, however they
+  // rose (the owner's use elsewhere); any other status risen by the request is a proxy's after the charge that took
+  // the month's last characters (bb14), maybe charged whatever is left.
+  it.each([
+    [429, 'not-charged'],
+    [503, 'maybe-charged'],
+    [408, 'maybe-charged'],
+    [400, 'maybe-charged'],
+    [401, 'maybe-charged'],
+  ] as const)('with its figure risen by the request, leaving fewer than it, a %i: %s', (status, charge) => {
+    for (const left of [10, 0])
+      expect(answerCharge(status, figures(299_990, left), error, { used: 100, characters: 30 })).toBe(charge);
+  });
 });
 
 describe('never retried', () => {
@@ -223,7 +347,7 @@ describe('never retried', () => {
     {
       what: '400',
       type: BadRequestError,
-      make: (c: VoiceApiClient) => c.tts({ text: 'x', voice_id: 'voice-b-zz-m-42' }),
+      make: (c: VoiceApiClient) => paying(c, { endpoint: 'tts', body: { text: 'x', voice_id: 'voice-b-zz-m-42' } }),
     },
     { what: '401', type: AuthenticationError, key: () => 'sk-unknown-to-the-sandbox' },
     { what: '403', type: PermissionDeniedError, key: () => api.sandbox.addKey({ plan: 'free' }) },
@@ -233,6 +357,20 @@ describe('never retried', () => {
     expect(await rejectionOf((make ?? speak)(c))).toBeInstanceOf(type);
     expect(requestsTo(api.sandbox)).toHaveLength(1);
     if (c !== api.client) await c.close();
+  });
+
+  // Nothing on a 429 proves it the service's own (bb11: a proxy may forward its headers onto its own 429 after the
+  // charge), so not even the service's own rate limit with a wait is sent again.
+  it("the service's own rate limit (429, Retry-After: 0): RateLimitedError, exactly one request", async () => {
+    api.sandbox.injectFault({
+      kind: 'service-error',
+      status: 429,
+      message: 'slow down',
+      headers: { 'Retry-After': '0' },
+      times: 3,
+    });
+    expect(await rejectionOf(speak())).toBeInstanceOf(RateLimitedError);
+    expect(requestsTo(api.sandbox).map((r) => r.status)).toEqual([429]);
   });
 
   it('an injected 400, 401, 403 and quota 429 are each sent once', async () => {

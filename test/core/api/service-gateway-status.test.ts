@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { t } from '../../../src/features/speaking/strings.ts';
-import { rejectionOf, requestsTo, useSandbox } from './helpers.ts';
+import { judged, rejectionOf, requestsTo, useSandbox } from './helpers.ts';
 
 const api = useSandbox();
 
@@ -15,7 +15,9 @@ describe("a 504 whose body is the service's own error", () => {
       message: 'upstream synthesis timed out after 30 s',
       endpoint: 'tts',
     });
-    const error = await rejectionOf(api.client.tts({ text: 'A 504 of its own.', voice_id: 'voice-b-en-f-01' }));
+    const error = await rejectionOf(
+      judged(api.client.send({ endpoint: 'tts', body: { text: 'A 504 of its own.', voice_id: 'voice-b-en-f-01' } })),
+    );
     expect(error).toMatchObject({ status: 504, charge: 'maybe-charged', fromService: true });
     expect(requestsTo(api.sandbox, 'tts')).toHaveLength(1);
     const { message } = describeFailure(error);
@@ -34,7 +36,9 @@ describe("a 504 whose body is the service's own error", () => {
       body: '{"message":"Endpoint request timed out"}',
       endpoint: 'tts',
     });
-    const error = await rejectionOf(api.client.tts({ text: 'A gateway 504.', voice_id: 'voice-b-en-f-01' }));
+    const error = await rejectionOf(
+      judged(api.client.send({ endpoint: 'tts', body: { text: 'A gateway 504.', voice_id: 'voice-b-en-f-01' } })),
+    );
     expect(error).toMatchObject({ status: 504, charge: 'maybe-charged', fromService: false });
     expect(describeFailure(error).message.key).toBe('error.api.maybeCharged.gateway');
   });

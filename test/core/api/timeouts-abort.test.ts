@@ -1,15 +1,26 @@
 // Timeouts (headers, idle body, total) and the caller's AbortSignal, before the headers and in mid-body; a call let go
-// of (CallOptions `letGo`) before and after its answer began; and
+// of (CallOptions `letGo`) before and after its answer began, through the paid call (paidCall, which sends again); and
 // that a finished call leaves no listener on the caller's signal and no timer behind.
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { AbortedError, TimeoutError } from '../../../src/core/api/errors.ts';
 import type { VoiceApiClient } from '../../../src/core/api/client.ts';
-import { clientFor, readAll, rejectionOf, requestsTo, streamError, until, useSandbox } from './helpers.ts';
+import { pino } from 'pino';
+import {
+  clientFor,
+  closedPort,
+  paying,
+  readAll,
+  rejectionOf,
+  requestsTo,
+  streamError,
+  until,
+  useSandbox,
+} from './helpers.ts';
 
 const LONG_TEXT = 'A sentence long enough to last a few seconds when it is spoken.';
 const speak = (c: VoiceApiClient, signal?: AbortSignal, text = 'Tick tock.') =>
-  c.tts({ text, voice_id: 'voice-b-en-f-01' }, { signal });
+  paying(c, { endpoint: 'tts', body: { text, voice_id: 'voice-b-en-f-01' } }, { signal });
 
 const api = useSandbox({ timeouts: { headersMs: 300, bodyIdleMs: 300, totalMs: 10_000 } });
 
@@ -50,6 +61,17 @@ describe('timeouts', () => {
     await hurried.close();
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ phase: 'total', timeoutMs: 250 });
+  });
+
+  it('a resend ends by its first send’s total timeout (CallOptions `resend`, paid-call.ts), never a new one', async () => {
+    const patient = clientFor(api.sandbox, { timeouts: { headersMs: 10_000, totalMs: 60_000 } });
+    api.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 5_000 });
+    const resend = { retry: 1, delayMs: 0, deadline: Date.now() + 300 };
+    const body = { text: 'Tick tock.', voice_id: 'voice-b-en-f-01' };
+    const sent = await patient.send({ endpoint: 'tts', body }, { resend });
+    await patient.close();
+    expect(sent).toMatchObject({ kind: 'not-ok', deadline: resend.deadline });
+    expect(sent.kind === 'not-ok' && sent.error).toMatchObject({ name: 'TimeoutError', phase: 'total' });
   });
 
   it('the total timeout covers the body too', async () => {
@@ -121,16 +143,15 @@ describe('abort', () => {
     expect(abortListeners(controller.signal)).toBe(0);
   });
 
-  it('while waiting to retry: AbortedError without waiting out Retry-After', async () => {
+  it('while waiting to retry a connection refused: AbortedError without waiting out the backoff', async () => {
     // The default total timeout (120 s) leaves room for a 30 s wait.
-    const patient = clientFor(api.sandbox);
-    api.sandbox.injectFault({ kind: 'service-error', status: 503, headers: { 'Retry-After': '30' } });
+    const { client: patient, waiting } = await refusedWithLongWait();
     const controller = new AbortController();
     const outcome = rejectionOf(speak(patient, controller.signal));
-    await until(() => requestsTo(api.sandbox)[0]?.finishedAt !== undefined);
+    await until(waiting);
     controller.abort();
     expect(await outcome).toBeInstanceOf(AbortedError);
-    expect(requestsTo(api.sandbox)).toHaveLength(1);
+    expect(requestsTo(api.sandbox)).toHaveLength(0);
     await patient.close();
   });
 
@@ -146,35 +167,25 @@ describe('abort', () => {
 
 describe('let go of (CallOptions `letGo`): nobody waits for the answer any more', () => {
   /**
-   * A call whose let-go and unaccepted answer the test reads; `letGo()` says, as it lets go, whether the call will
-   * end without acceptance (it was not accepted by then).
+   * A call whose let-go and what it came to (`told`: `ok` at its 2xx, or `not ok: <charge>`) the test reads; `letGo()`
+   * says, as it lets go, whether the call will end without its 2xx (it had none by then).
    */
   function controlled(c: VoiceApiClient, text = 'Tick tock.') {
     const letting = new AbortController();
-    const unaccepted: string[] = [];
-    let accepted = false;
-    const call = (async () => {
-      const sent = await c.send(
-        { endpoint: 'tts' as const, body: { text, voice_id: 'voice-b-en-f-01' } },
-        { letGo: letting.signal },
-      );
-      if (sent.kind !== 'accepted') {
-        unaccepted.push(sent.kind);
-        throw sent.error;
-      }
-      accepted = true;
-      return sent.read();
-    })();
+    const told: string[] = [];
+    const body = { text, voice_id: 'voice-b-en-f-01' };
+    const call = paying(c, { endpoint: 'tts', body }, { letGo: letting.signal, told });
+    const isOk = () => told.includes('ok');
     const letGo = () => {
       letting.abort();
-      return !accepted;
+      return !isOk();
     };
-    return { call, letGo, unaccepted, isAccepted: () => accepted };
+    return { call, letGo, told, isOk };
   }
 
   it('while the request waits at the service uncharged: closed, billed nothing, and it may have been charged', async () => {
     api.sandbox.injectFault({ kind: 'hold-before-charge' });
-    const { call, letGo, unaccepted } = controlled(api.client);
+    const { call, letGo, told } = controlled(api.client);
     const outcome = rejectionOf(call);
     await until(() => requestsTo(api.sandbox)[0]?.outcome === 'waiting');
     expect(letGo()).toBe(true);
@@ -182,7 +193,7 @@ describe('let go of (CallOptions `letGo`): nobody waits for the answer any more'
     expect(error).toBeInstanceOf(AbortedError);
     // The service bills at its answer; whether it charged an instant before the close cannot be known.
     expect(error).toMatchObject({ charge: 'maybe-charged' });
-    expect(unaccepted).toEqual(['maybe-charged']);
+    expect(told).toEqual(['not ok: maybe-charged']);
     await until(() => requestsTo(api.sandbox)[0]?.outcome === 'client-aborted');
     api.sandbox.resumePaused();
     expect(requestsTo(api.sandbox)).toHaveLength(1);
@@ -191,33 +202,30 @@ describe('let go of (CallOptions `letGo`): nobody waits for the answer any more'
 
   it('once its 2xx has arrived: not cut, read to its end and billed', async () => {
     api.sandbox.injectFault({ kind: 'pause-after', bytes: 0 });
-    const { call, letGo, unaccepted, isAccepted } = controlled(api.client);
+    const { call, letGo, told, isOk } = controlled(api.client);
     const answered = call.then((response) => response);
     // The client has returned the 2xx as charged: not the key state, recorded a step before.
-    await until(isAccepted);
+    await until(isOk);
     expect(letGo()).toBe(false);
     api.sandbox.resumePaused();
     const bytes = await readAll((await answered).body);
     expect(bytes.length).toBe(requestsTo(api.sandbox)[0]?.bodyBytes);
     expect(requestsTo(api.sandbox)[0]?.outcome).toBe('complete');
     expect(api.sandbox.charactersBilled()).toBe('Tick tock.'.length);
-    expect(unaccepted).toEqual([]);
+    expect(told).toEqual(['ok']);
   });
 
-  it("while waiting to retry the service's own 503: no further attempt, and not charged", async () => {
-    const patient = clientFor(api.sandbox);
-    api.sandbox.injectFault({ kind: 'service-error', status: 503, headers: { 'Retry-After': '30' } });
-    const { call, letGo, unaccepted } = controlled(patient);
+  it('while waiting to retry a connection refused: no further attempt, and not charged', async () => {
+    const { client: patient, waiting } = await refusedWithLongWait();
+    const { call, letGo, told } = controlled(patient);
     const outcome = rejectionOf(call);
-    // The client has the 503 (its key state records the answer as it throws, and the retry's wait follows in the
-    // same turn): the sandbox having sent it is not enough on a busy machine.
-    await until(() => patient.keyState.lastFailed !== undefined);
+    await until(waiting);
     expect(letGo()).toBe(true);
     const error = await outcome;
     expect(error).toBeInstanceOf(AbortedError);
     expect(error).toMatchObject({ charge: 'not-charged' });
-    expect(unaccepted).toEqual(['not-charged']);
-    expect(requestsTo(api.sandbox)).toHaveLength(1);
+    expect(told).toEqual(['not ok: not-charged']);
+    expect(requestsTo(api.sandbox)).toHaveLength(0);
     await patient.close();
   });
 });
@@ -235,7 +243,7 @@ describe('clean-up', () => {
 
     await readAll((await speak(api.client, signal())).body);
     await rejectionOf(api.client.tts({ text: 'x', voice_id: 'voice-b-nope-f-01' }, { signal: signal() }));
-    api.sandbox.injectFault({ kind: 'service-error', status: 500, times: 3 });
+    api.sandbox.injectFault({ kind: 'service-error', status: 500 });
     await rejectionOf(speak(api.client, signal()));
     const unread = await speak(api.client, signal(), LONG_TEXT);
     unread.body.destroy();
@@ -247,3 +255,20 @@ describe('clean-up', () => {
     expect(timers()).toBeLessThanOrEqual(before);
   });
 });
+
+/** A client whose connections are refused, the paid call waiting 30 s before each resend; `waiting`: its first attempt
+ * failed (logged), so the paid call's first wait has begun. */
+async function refusedWithLongWait() {
+  const logged: string[] = [];
+  const logger = pino({ level: 'debug' }, { write: (line: string) => void logged.push(line) });
+  const baseUrl = `http://127.0.0.1:${await closedPort()}`;
+  // Enough retries that the call is still waiting or trying when the test lets go, however short a jittered wait.
+  const client = clientFor(api.sandbox, {
+    baseUrl,
+    logger,
+    maxRetries: 100,
+    retryBaseDelayMs: 30_000,
+    retryMaxDelayMs: 30_000,
+  });
+  return { client, waiting: () => logged.some((l) => l.includes('Voice API call failed')) };
+}

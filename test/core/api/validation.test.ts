@@ -2,6 +2,7 @@
 import { expect, it } from 'vitest';
 import { BadRequestError } from '../../../src/core/api/errors.ts';
 import type { VoiceApiClient } from '../../../src/core/api/client.ts';
+import { chargeOf } from '../../../src/core/quota/paid-call.ts';
 import { fixture, rejectionOf, useSandbox } from './helpers.ts';
 
 const api = useSandbox();
@@ -132,7 +133,7 @@ it.each([
 ])('$what refused before it is sent tells its books "not charged"', async ({ request }) => {
   const heard: string[] = [];
   const sent = await api.client.send(request);
-  const error = sent.kind === 'accepted' ? undefined : (heard.push(sent.kind), sent.error);
+  const error = sent.kind === 'ok' ? undefined : (heard.push(chargeOf(sent)), sent.error);
   expect(error).toBeInstanceOf(BadRequestError);
   expect(heard).toEqual(['not-charged']);
   expect(api.sandbox.requests).toHaveLength(0);

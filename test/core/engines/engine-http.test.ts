@@ -3,6 +3,7 @@
 // query, the body, the bearer token) and what they make of the voice lists; SayBot's effects on each engine's own
 // controls.
 import { createServer } from 'node:net';
+import { MAX_FREE_LINE_SECONDS } from '../../../src/core/characters.ts';
 import { buffer } from 'node:stream/consumers';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,13 +16,13 @@ import {
   type EngineDeadlines,
 } from '../../../src/core/engines/engine-http.ts';
 import {
+  engineControlled,
   splitEffects,
   SpeechServerClient,
   speechServerSpeed,
   VoicevoxClient,
   voicevoxScales,
 } from '../../../src/core/engines/engine-clients.ts';
-import { MAX_FREE_LINE_SECONDS } from '../../../src/core/audio/workers/job-thread.ts';
 import { AUDIO_QUERY, FakeEngine, sendWav, speechHandler, voicevoxHandler, wav, wavHeader } from './fake-engine.ts';
 
 let voicevox: FakeEngine;
@@ -402,5 +403,21 @@ describe("SayBot's controls on the engines' own", () => {
     });
     expect(splitEffects('speech', { speed: 1, volumeDb: -6 })).toEqual({ effects: { speed: 1, volumeDb: -6 } });
     expect(splitEffects('voicevox', { speed: 1, volumeDb: 0, pitch: 0 })).toEqual({});
+  });
+
+  it("splits an engine voice's request by its engine; a paid voice's, one without effects or split already as it is", () => {
+    const effects = { speed: 1.5, volumeDb: -6, pitch: 3 };
+    expect(engineControlled({ voice: 'speech:af_heart', text: 'hi', effects })).toEqual({
+      voice: 'speech:af_heart',
+      text: 'hi',
+      engine: { speed: 1.5, volumeDb: 0 },
+      effects: { speed: 1, volumeDb: -6, pitch: 3 },
+    });
+    const asIs = [
+      { voice: 'voice-b-en-f-01', effects },
+      { voice: 'voicevox:3' },
+      { voice: 'voicevox:3', effects, engine: effects },
+    ];
+    for (const request of asIs) expect(engineControlled(request)).toBe(request);
   });
 });

@@ -1,4 +1,4 @@
-import { isEngineVoice, parseEngineVoiceId } from '../../../src/core/voice-catalogue/voices.ts';
+import { engineOf } from '../../../src/core/voice-catalogue/voices.ts';
 import { describe, expect, it } from 'vitest';
 import {
   cleanName,
@@ -12,9 +12,9 @@ import { SPEAKERS } from './fake-engine.ts';
 
 describe('engine voice IDs', () => {
   it('tells an engine voice ID, and which engine, from its text alone', () => {
-    expect(parseEngineVoiceId('voicevox:3')).toEqual({ engine: 'voicevox', engineVoice: '3' });
-    expect(parseEngineVoiceId('speech:af_heart')).toEqual({ engine: 'speech', engineVoice: 'af_heart' });
-    expect(parseEngineVoiceId('speech:af_bella(2)+af_sky(1)')?.engine).toBe('speech');
+    expect(engineOf('voicevox:3')).toEqual({ engine: 'voicevox', engineVoice: '3' });
+    expect(engineOf('speech:af_heart')).toEqual({ engine: 'speech', engineVoice: 'af_heart' });
+    expect(engineOf('speech:af_bella(2)+af_sky(1)')?.engine).toBe('speech');
     for (const id of [
       'voicevox:',
       'voicevox:x',
@@ -28,7 +28,7 @@ describe('engine voice IDs', () => {
       'VOICEVOX:3',
       `speech:${'a'.repeat(65)}`,
     ])
-      expect(isEngineVoice(id), id).toBe(false);
+      expect(engineOf(id), id).toBeUndefined();
   });
 
   it("reads a Kokoro voice's language from its first letter, else none", () => {

@@ -151,6 +151,35 @@ describe('Engines', () => {
     expect(voicevox.seen.length).toBe(before);
   });
 
+  // bb12: a voice added, or one the engine refused, was known only at the ten-minute refresh.
+  it('reads a list again for a voice it lacks or the engine refused: one read shared, at most once per short while', async () => {
+    const e = await started({ catalogue: { refreshMs: 60_000 } });
+    const lists = () => voicevox.seen.filter((s) => s.url.pathname === '/speakers').length;
+    const read = lists();
+    const added = { ...SPEAKERS[1], styles: [...SPEAKERS[1]!.styles, { name: 'new', id: 77, type: 'talk' }] };
+    voicevox.handler = voicevoxHandler([SPEAKERS[0], added]);
+    // A voice it lists asks nothing; three asks at once for voices it lacks share one read.
+    await e.recheck('voicevox:2');
+    expect(lists()).toBe(read);
+    await Promise.all([e.recheck('voicevox:77'), e.recheck('voicevox:77'), e.recheck('voicevox:999')]);
+    expect(lists()).toBe(read + 1);
+    expect(e.lists('voicevox:77')).toBe(true);
+    // Within its short while, no voice makes another read, however often asked.
+    await e.recheck('voicevox:998');
+    expect(lists()).toBe(read + 1);
+    // The engine refusing a voice (its 422 for a style it no longer has) reads its list again, once that while is over.
+    const e2 = await started({ catalogue: { refreshMs: 60_000 } });
+    voicevox.handler = (req, res, seen) =>
+      seen.url.pathname === '/audio_query'
+        ? void res.writeHead(422, { 'content-type': 'application/json' }).end('{"detail":"no such style"}')
+        : voicevoxHandler([SPEAKERS[1]])(req, res, seen);
+    const before = lists();
+    expect((await failure(spoken(e2.synthesize('x', 'voicevox:2', {}, A)))).reason).toBe('refused');
+    expect(lists()).toBe(before + 1);
+    expect(e2.lists('voicevox:2')).toBe(false);
+    await e.close();
+  });
+
   it("keeps the last voices when a fetch fails, and fetches again sooner (at its circuit's backoff)", async () => {
     const e = await started({ catalogue: { refreshMs: 60_000 }, circuit: { baseMs: 50, maxMs: 50 } });
     voicevox.handler = (_req, res) => res.writeHead(500).end();
@@ -390,22 +419,22 @@ describe("an engine's circuit", () => {
   it('goes down on a failure, lets one probe through after the backoff, doubles it on a failed probe, up on success', () => {
     let now = 1_000;
     const circuit = new EngineCircuit({ baseMs: 5_000, maxMs: 60_000, now: () => now });
-    expect(circuit.admit()).toBe('go');
+    expect(circuit.pass()).toBe('go');
     circuit.failed();
     expect(circuit.down).toBe(true);
     expect(circuit.retryAt).toBe(6_000);
-    expect(circuit.admit()).toBe('down');
+    expect(circuit.pass()).toBe('down');
     now = 6_000;
-    expect(circuit.admit()).toBe('probe');
+    expect(circuit.pass()).toBe('probe');
     // One probe at a time.
-    expect(circuit.admit()).toBe('down');
+    expect(circuit.pass()).toBe('down');
     circuit.failed();
     expect(circuit.retryAt).toBe(16_000);
     now = 16_000;
-    expect(circuit.admit()).toBe('probe');
+    expect(circuit.pass()).toBe('probe');
     circuit.succeeded();
     expect(circuit.down).toBe(false);
-    expect(circuit.admit()).toBe('go');
+    expect(circuit.pass()).toBe('go');
     circuit.failed();
     expect(circuit.retryAt).toBe(21_000);
   });
@@ -418,7 +447,7 @@ describe("an engine's circuit", () => {
     expect(circuit.retryAt).toBe(5_000);
     for (let i = 0; i < 10; i += 1) {
       now = circuit.retryAt!;
-      expect(circuit.admit()).toBe('probe');
+      expect(circuit.pass()).toBe('probe');
       circuit.failed();
     }
     expect(circuit.retryAt! - now).toBe(60_000);
@@ -429,8 +458,8 @@ describe("an engine's circuit", () => {
     const circuit = new EngineCircuit({ baseMs: 10, now: () => now });
     circuit.failed();
     now = 10;
-    expect(circuit.admit()).toBe('probe');
+    expect(circuit.pass()).toBe('probe');
     circuit.released();
-    expect(circuit.admit()).toBe('probe');
+    expect(circuit.pass()).toBe('probe');
   });
 });

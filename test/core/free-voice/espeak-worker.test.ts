@@ -11,7 +11,7 @@ import { JobThread } from '../../../src/core/audio/workers/job-thread.ts';
 import type { EspeakJob, EspeakReply } from '../../../src/core/free-voice/espeak-protocol.ts';
 import { parseWavHeader } from '../../../src/core/audio/codecs/wav.ts';
 import { speakFree } from '../../../src/core/free-voice/free-voice-engine.ts';
-import { MAX_FREE_LINE_SECONDS } from '../../../src/core/audio/workers/job-thread.ts';
+import { MAX_FREE_LINE_SECONDS } from '../../../src/core/characters.ts';
 import { readingPackagesInstalled } from '../../support/espeak-phonemes.ts';
 import { runChild } from '../../support/run-child.ts';
 

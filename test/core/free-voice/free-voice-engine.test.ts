@@ -1,11 +1,11 @@
 // The free voice's engine: eSpeak NG in worker threads, its words heard as speech, its bounds per server and in all.
 import { ESPEAK_VOICES, espeakVoice, isFreeVoice } from '../../../src/core/voice-catalogue/voices.ts';
+import { estimateFreeLineSeconds } from '../../../src/core/characters.ts';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it, vi } from 'vitest';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
 import { AudioBusyError } from '../../../src/core/audio/errors.ts';
 import {
-  estimateFreeLineSeconds,
   FREE_VOICE_THREADS,
   FreeVoiceFailedError,
   MAX_LONG_FREE_LINES_PER_MEMBER,
@@ -14,11 +14,12 @@ import {
   freeVoiceRules,
   speakFree,
 } from '../../../src/core/free-voice/free-voice-engine.ts';
-import { espeakText } from '../../../src/core/free-voice/espeak-text.ts';
+import { espeakText } from '../../../src/core/free-voice/reading/read-line.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { JobUnavailableError } from '../../../src/core/audio/errors.ts';
 import { JobThread } from '../../../src/core/audio/workers/job-thread.ts';
-import { FREE_LINES_PER_GUILD, SHORT_WORK_SECONDS } from '../../../src/core/audio/workers/job-thread.ts';
+import { SHORT_WORK_SECONDS } from '../../../src/core/audio/workers/job-thread.ts';
+import { FREE_LINES_PER_GUILD } from '../../../src/core/audio/workers/fair-shares.ts';
 import { onWork, type WorkEvent } from '../../../src/core/audio/workers/work-trace.ts';
 import type { EspeakJob, EspeakReply } from '../../../src/core/free-voice/espeak-protocol.ts';
 import { toneSamples } from '@saybot/voice-sandbox/synth.ts';
@@ -111,7 +112,7 @@ describe('the free voice engine', () => {
   });
 
   it("charges a trap inside eSpeak NG to its own job: the thread is replaced before the next, another server's", async () => {
-    // eSpeak given the trap as phonemes (test/support/raw-espeak-worker.ts skips espeak-text.ts on purpose).
+    // eSpeak given the trap as phonemes (test/support/raw-espeak-worker.ts skips espeakText on purpose).
     const thread = espeakThread(new URL('../../support/raw-espeak-worker.ts', import.meta.url));
     const line = (text: string, owner: string) => thread.run({ text, voice: 'en-us', maxSeconds: 120 }, [], owner);
     const trapped = line(`[[${'a::::::::'.repeat(220)}]]`, 'TRAP');

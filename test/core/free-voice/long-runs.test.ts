@@ -1,6 +1,6 @@
 // The free voice speaks every character of a long run without spaces or punctuation (a run-on Japanese or Korean
 // sentence, Chinese, a long Latin word): eSpeak NG keeps some 200 bytes of one word's phonemes and 1,000 phonemes of
-// one clause and drops the rest unsaid, so espeak-text.ts breaks such runs before eSpeak NG reads them.
+// one clause and drops the rest unsaid, so espeakText (reading/read-line.ts) breaks such runs first.
 // Lengths in samples (the female variants breathe at random, so to a margin): a whole run lasts about as long as its
 // two halves spoken apart (their two starts and ends of silence make the halves a little longer, never shorter).
 // Needs the optional espeak-ng and kuromoji packages; skipped with one line without.

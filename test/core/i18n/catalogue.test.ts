@@ -220,3 +220,109 @@ describe('t: a count in words', () => {
     expect(t('en-US', key('test.entries'), { count: "$'1$&", max: 500 })).toBe("$'1$& entry (at most 500)");
   });
 });
+
+// Issue 95: "1 lines, 1 speakers" under a one-line scene, "You today: 1 characters". The counts a member meets at 1.
+describe('en: a count a member meets at 1 takes the singular, and the plural past it', () => {
+  const AT: Array<[MessageKey, Record<string, number | string>, string, string]> = [
+    [
+      'scene.preview',
+      { lines: 1, speakers: 1, seconds: 2, where: '', cast: '', cost: '', budgets: '' },
+      '1 line, 1 speaker,',
+      '2 lines, 2 speakers,',
+    ],
+    [
+      'scene.cost.paid',
+      { characters: 1, cached: 0, lines: 1 },
+      '**1** character to pay; 0 of 1 line already',
+      '**2** characters to pay; 0 of 2 lines already',
+    ],
+    ['scene.budget.plan', { left: 1 }, 'leaves 1 character this', 'leaves 2 characters this'],
+    ['scene.button.confirm', { characters: 1 }, 'Play it (1 character)', 'Play it (2 characters)'],
+    ['scene.saved', { name: 'Tale', lines: 1 }, '(1 line).', '(2 lines).'],
+    ['scene.replaced', { name: 'Tale', lines: 1 }, '(1 line).', '(2 lines).'],
+    ['scene.header', { member: '<@1>', speakers: 1, seconds: 2 }, 'scene: 1 voice,', 'scene: 2 voices,'],
+    ['scene.voiceLabel', { speakers: 1 }, 'the scene in 1 voice', 'the scene in 2 voices'],
+    [
+      'usage.guild',
+      { spent: '1', saved: '0', budget: '' },
+      'This server: 1 character spent',
+      'This server: 2 characters spent',
+    ],
+    ['usage.member', { spent: '1', budget: '' }, 'You today: 1 character;', 'You today: 2 characters;'],
+    [
+      'outcome.failedAfterPaying',
+      { paid: 1, detail: '' },
+      '1 character for this, which is',
+      '2 characters for this, which are',
+    ],
+    ['outcome.failedMaybePaid', { unconfirmed: 1, detail: '' }, 'its 1 character:', 'its 2 characters:'],
+    ...(
+      ['quota', 'tooFewLeft', 'budget', 'keyRefused', 'planRefused', 'failing', 'voiceDeleted', 'refused'] as const
+    ).map((why): (typeof AT)[number] => [
+      `error.paidPartWay.${why}`,
+      { paid: 1, left: 1, needed: 5, reset: '', status: 500, voice: 'v' },
+      'its 1 character, which is spent',
+      'its 2 characters, which are spent',
+    ]),
+    [
+      'error.paidPartWay.tooFewLeft',
+      { paid: 5, left: 1, needed: 5, reset: '' },
+      'only 1 character left',
+      'only 2 characters left',
+    ],
+    ['error.renderStopped.paid', { paid: 1 }, 'its 1 character, which is spent', 'its 2 characters, which are spent'],
+    [
+      'error.renderStopped.closed',
+      { unconfirmed: 1 },
+      'its 1 character, so it is counted',
+      'its 2 characters, so they are counted',
+    ],
+    [
+      'error.renderStopped.paidClosed',
+      { paid: 1, unconfirmed: 1 },
+      'its 1 character, which is spent. The part it was making then was closed before it answered, but it may have counted its 1 character, so it is',
+      'its 2 characters, which are spent. The part it was making then was closed before it answered, but it may have counted its 2 characters, so they are',
+    ],
+    [
+      'error.maybePaid.voiceDeleted',
+      { voice: 'v', unconfirmed: 1 },
+      'its 1 character, which is counted',
+      'its 2 characters, which are counted',
+    ],
+    [
+      'error.api.undelivered.paid',
+      { paid: 1 },
+      '1 character for it, which is spent',
+      '2 characters for it, which are spent',
+    ],
+    ['quota.tooFewLeft', { left: 1, needed: 5, reset: '' }, 'only 1 character left', 'only 2 characters left'],
+    [
+      'quota.tooFewLeftSaid',
+      { at: '', left: 1, needed: 5, reset: '' },
+      'only 1 character left',
+      'only 2 characters left',
+    ],
+    ['voice.fallbackAfterPaid', { voice: 'v', paid: 1, reason: '' }, 'after 1 character in', 'after 2 characters in'],
+    ...(['privacy.deleted', 'privacy.outside.deleted'] as const).map((k): (typeof AT)[number] => [
+      k,
+      { deleted: 1, anonymised: 1 },
+      '1 record removed, 1 record no longer names you',
+      '2 records removed, 2 records no longer name you',
+    ]),
+    [
+      'privacy.server.deleted',
+      { deleted: 1, anonymised: 1, voices: 1 },
+      '1 record removed, 1 spend record anonymised, 1 cloned voice deleted',
+      '2 records removed, 2 spend records anonymised, 2 cloned voices deleted',
+    ],
+    ['privacy.server.confirm', { minutes: 1, code: 'c' }, 'within 1 minute,', 'within 2 minutes,'],
+  ];
+  const twice = (params: Record<string, number | string>) =>
+    Object.fromEntries(Object.entries(params).map(([name, v]) => [name, v === 1 || v === '1' ? 2 : v]));
+  /** `words` as written, not followed by a letter: "1 voice" is not found in "1 voices". */
+  const whole = (words: string) => new RegExp(`${words.replace(/[.*+?()[\]\\]/g, '\\$&')}(?![a-z])`);
+  it.each(AT)('%s', (k, params, one, two) => {
+    expect(t('en-US', k, params)).toMatch(whole(one));
+    expect(t('en-US', k, twice(params))).toMatch(whole(two));
+  });
+});

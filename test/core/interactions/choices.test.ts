@@ -17,4 +17,13 @@ describe('the voice choices', () => {
     expect(withFree.at(-1)?.name).toBe('Korean · free voice, no characters (free-ko-m)');
     expect(voiceChoices('무료', 'ko', undefined, undefined, [], ESPEAK_VOICES).length).toBe(ESPEAK_VOICES.length);
   });
+
+  it('find a voice by the words of its name as typed, in any order, without the "·" between them', () => {
+    // As the Voice API names it ("English friendly female") and the choice shows it ("English · friendly female").
+    const found = (typed: string) => voiceChoices(typed, 'en-US').map((choice) => choice.value);
+    expect(found('English friendly')).toEqual(['voice-b-en-f-01']);
+    expect(found('  female   ENGLISH friendly ')).toEqual(['voice-b-en-f-01']);
+    expect(found('friendly')).toEqual(['voice-b-ko-f-01', 'voice-b-en-f-01']);
+    expect(found('English unfriendly')).toEqual([]);
+  });
 });

@@ -3,13 +3,15 @@
 // while it is sourced and said in its outcome with what was paid, and a refusal its outcome.
 import { describe, expect, it } from 'vitest';
 import type { Charge } from '../../../src/core/quota/paid-call.ts';
-import { Money, PaidPartWayError, type Priced } from '../../../src/core/quota/money.ts';
+import { Money, PaidPartWayError } from '../../../src/core/quota/money.ts';
 import type { Admission } from '../../../src/core/quota/capacity.ts';
-import type { AcceptedTerms, SpeechOrder, SpeechOutcome, SpokenLine } from '../../../src/core/order/order.ts';
+import type { AcceptedTerms, SpeechOrder, SpeechOutcome } from '../../../src/core/order/order.ts';
 import { MEMBER_REQUEST } from '../../../src/core/order/pipeline.ts';
 import { Order } from '../../../src/core/order/order-record.ts';
+import { ServerError } from '../../../src/core/api/errors.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { SpeechRequest } from '../../../src/core/settings/speech-request.ts';
+import { estimatePlanSeconds } from '../../../src/core/characters.ts';
 
 const request: SpeechRequest = { kind: 'tts', text: 'Hello there.', voice: 'voice-b-en-f-01', format: 'wav' };
 const asked: SpeechOrder = {
@@ -29,7 +31,7 @@ function terms(paid = 0): { terms: AcceptedTerms; closed: { charge: boolean; adm
     context: { guildId: 'G', userId: 'U', command: 'say' },
     close: () => (closed.charge = true),
   } as unknown as Charge;
-  const admission = { release: () => (closed.admission = true) } as unknown as Admission;
+  const admission = { leave: () => (closed.admission = true) } as unknown as Admission;
   return { terms: { lines, charge, admission }, closed };
 }
 
@@ -151,23 +153,25 @@ describe('Order', () => {
           refuse = false;
           throw refusal;
         },
+        unchecked: () => terms().terms.charge,
       } as never,
     });
     /** As the pipeline prices an order: each part counted free as in flight, under `waits`; its free voice's version. */
-    const priced = (order: Order): Priced<SpokenLine> => {
+    const priced = (order: Order) => {
       waits.push(order.waits);
       const needs = order.lines.flatMap((line) =>
         line.texts.map((text) => ({ text, key: text, endpoint: 'tts' as const, characters: text.length, free: true })),
       );
-      return {
-        needs: Promise.resolve(needs),
-        standIn: [{ ...lines[0]!, request: { ...request, voice: 'free-en-f' } }],
-      };
+      const admission = waiting.admit(order, undefined);
+      const standIn = [{ ...lines[0]!, request: { ...request, voice: 'free-en-f' } }];
+      return waiting
+        .accept(order, admission, Promise.resolve(needs))
+        .catch((refusal: unknown) => waiting.acceptInstead(order, admission, refusal, () => standIn));
     };
     // Refused for money and spoken in the free voice: the paid voice's flights no longer wait for it.
     const spokenFree = new Order(asked);
     spokenFree.split(lines);
-    const fellBack = await waiting.accept(spokenFree, undefined, priced(spokenFree));
+    const fellBack = await priced(spokenFree);
     expect(fellBack.fallback).toBe(refusal);
     spokenFree.accept(fellBack);
     expect(spokenFree.lines[0]?.request).toMatchObject({ voice: 'free-en-f' });
@@ -176,12 +180,99 @@ describe('Order', () => {
     // Accepted: they wait for it until it is settled.
     const order = new Order(asked);
     order.split(lines);
-    order.accept(await waiting.accept(order, undefined, priced(order)));
+    order.accept(await priced(order));
     order.source();
     expect(waits).toHaveLength(2);
     expect(waits[1]?.aborted).toBe(false);
     order.settled(waiting.settle(order, { kind: 'files', files: [], seconds: 1 }));
     expect(waits[1]?.aborted).toBe(true);
+  });
+
+  it('speaks a free voice in place of an order refused for money without asking the books again', async () => {
+    const refusal = new Refusal({ code: 'budget-member-day', limit: 1, used: 1, needed: 12, resetAt: new Date(0) });
+    const asks: string[] = [];
+    const money = new Money({
+      accounting: {
+        authorize: () => Promise.reject(refusal).finally(() => asks.push('authorize')),
+        unchecked: () => (asks.push('unchecked'), terms().terms.charge),
+      } as never,
+    });
+    const order = new Order(asked);
+    order.split(lines);
+    const admission = money.admit(order, undefined);
+    const standIn = [{ ...lines[0]!, request: { ...request, voice: 'free-en-f' } }];
+    const paid = await money
+      .accept(order, admission, Promise.resolve([]))
+      .catch((refused: unknown) => money.acceptInstead(order, admission, refused, () => standIn));
+    expect(paid).toMatchObject({ fallback: refusal, lines: standIn });
+    expect(asks).toEqual(['authorize', 'unchecked']);
+  });
+
+  it('queues a stand-in at its own seconds, the paid voice’s place given back; refused for the queue or the free-request rate, it holds none', async () => {
+    const forMoney = new Refusal({ code: 'budget-guild-month', limit: 1, used: 1, needed: 10, resetAt: new Date(0) });
+    const book = new Money({
+      accounting: { unchecked: () => terms().terms.charge } as never,
+      queue: { guildSeconds: 10, guildClips: 0, memberRequests: 0 },
+      freePerMinute: 1,
+    });
+    const order = new Order(asked);
+    order.split(lines);
+    // Ten digits: under a second at the paid estimate, about 6.5 s in eSpeak NG.
+    const standIn = [{ ...lines[0]!, request: { ...request, text: '1234567890', voice: 'free-en-f' } }];
+    const own = Math.ceil(estimatePlanSeconds(standIn));
+    const paidPlace = () => book.admit(order, { seat: 0, clips: 1, seconds: 10 / 15 });
+    const instead = () => book.acceptInstead(order, paidPlace(), forMoney, () => standIn).catch((e: unknown) => e);
+    /** The seconds waiting in seat 0, as a refusal names them (0 when empty: a lone request always fits). */
+    const waiting = () => {
+      try {
+        book.admit(order, { seat: 0, clips: 1, seconds: 100 }).leave();
+        return 0;
+      } catch (refused) {
+        return ((refused as Refusal).reason as { queued: number }).queued;
+      }
+    };
+    const first = (await instead()) as Awaited<ReturnType<typeof book.acceptInstead>>;
+    expect(first.fallback).toBe(forMoney);
+    expect(own).toBeGreaterThan(5);
+    expect(waiting()).toBe(own);
+    expect(((await instead()) as Refusal).reason).toEqual({
+      code: 'queue-guild-full',
+      bound: 'seconds',
+      limit: 10,
+      queued: own,
+    });
+    expect(waiting()).toBe(own);
+    first.admission.leave();
+    expect(waiting()).toBe(0);
+    // The minute's one free request was the first stand-in's: the refusal for money stands, nothing held.
+    expect(await instead()).toBe(forMoney);
+    expect(waiting()).toBe(0);
+  });
+
+  it('lets a free voice answer only a refusal for money (the month, a budget), never the member’s cooldown or the free-request rate', async () => {
+    const money = new Money({ accounting: { unchecked: () => terms().terms.charge } as never });
+    const order = new Order(asked);
+    order.split(lines);
+    const standIn = [{ ...lines[0]!, request: { ...request, voice: 'free-en-f' } }];
+    const instead = (refusal: unknown) =>
+      money
+        .acceptInstead(order, money.admit(order, undefined), refusal, () => standIn)
+        .catch((error: unknown) => error);
+    const forMoney = new Refusal({ code: 'budget-guild-month', limit: 1, used: 1, needed: 12, resetAt: new Date(0) });
+    expect(await instead(forMoney)).toMatchObject({ fallback: forMoney, lines: standIn });
+    const month = new Refusal({ code: 'quota-used-up', markedAt: new Date(0), resetAt: new Date(0) });
+    expect(await instead(month)).toMatchObject({ fallback: month });
+    const cooldown = new Refusal({ code: 'budget-cooldown', waitSeconds: 3, limit: 1 });
+    expect(await instead(cooldown)).toBe(cooldown);
+    const rate = new Refusal({ code: 'free-rate', limit: 1, waitSeconds: 3 });
+    expect(await instead(rate)).toBe(rate);
+    const failed = new ServerError('the service failed', { status: 503, charge: 'not-charged' });
+    expect(await instead(failed)).toBe(failed);
+    // Where no free voice may speak (FREE_VOICE, a scene), the refusal for money stands.
+    const none = await money
+      .acceptInstead(order, money.admit(order, undefined), forMoney, () => undefined)
+      .catch((error: unknown) => error);
+    expect(none).toBe(forMoney);
   });
 
   it('is refused at acceptance: its outcome the refusal, nothing to settle', async () => {

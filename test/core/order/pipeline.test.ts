@@ -7,13 +7,12 @@ import { ServerError } from '../../../src/core/api/errors.ts';
 import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { Accounting } from '../../../src/core/quota/accounting.ts';
-import { Money, QuoteExceededError } from '../../../src/core/quota/money.ts';
-import { OverSecondsCapError } from '../../../src/core/quota/capacity.ts';
+import { MONEY_RULES, Money, QuoteExceededError } from '../../../src/core/quota/money.ts';
 import { type OperatorBudgets } from '../../../src/core/config.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { startSandbox, type Sandbox } from '@saybot/voice-sandbox';
 import { SpeechInputError } from '../../../src/core/order-errors.ts';
-import { estimateCeiling } from '../../../src/core/characters.ts';
+import { estimateCeiling, OverSecondsCapError } from '../../../src/core/characters.ts';
 import type { QueueBounds } from '../../../src/core/config.ts';
 import { resolveSettings } from '../../../src/core/sourcing/voice-choice.ts';
 import { planScene } from '../../../src/features/scenes/scene-plan.ts';
@@ -37,7 +36,7 @@ import { openSqliteStore } from '../../../src/app/store.ts';
 
 const NO_BUDGETS: OperatorBudgets = { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 };
 const MAX_CHARS = 40;
-const guilds = Array.from({ length: 8 }, (_, i) => guildSpec(i + 1));
+const guilds = Array.from({ length: 10 }, (_, i) => guildSpec(i + 1));
 let nextGuild = 0;
 let requestIds = 0;
 
@@ -77,7 +76,13 @@ function makePipeline(
   queue?: QueueBounds,
   inServer?: (guildId: string) => boolean,
 ): SpeechPipeline {
-  const accounting = new Accounting({ store, budgets, planCharacterLimit: 300_000, logger: silentLogger });
+  const accounting = new Accounting({
+    store,
+    rules: MONEY_RULES,
+    budgets,
+    planCharacterLimit: 300_000,
+    logger: silentLogger,
+  });
   source = new PartSource({ client: api, logger: silentLogger, accounting });
   players = new PlayerRegistry({
     logger: silentLogger,
@@ -398,6 +403,30 @@ describe('SpeechPipeline', () => {
     expect(order).toEqual(['first done', 'second heard']);
   });
 
+  it('voice: an order waiting to fetch behind another is never fetched once a stop ends both: nothing paid for nothing', async () => {
+    const pipeline = makePipeline();
+    const { guildId, target } = voiceGuild();
+    const before = sandbox.requests.length;
+    const first = pipeline.speak({
+      request: tts('Playing while the next one waits. Its second part.'),
+      requester: requester(guildId),
+      target,
+    });
+    const waiting = 'Waiting behind it, never asked for.';
+    const second = pipeline.speak({ request: tts(waiting), requester: requester(guildId), target });
+    expect(await second.accepted).toEqual({ parts: 1, ahead: 2 });
+    await first.firstAudio;
+    // Ending every order wakes each in turn (near): the one woken must not fetch.
+    expect(players.find(guildId)?.stop()).toBe(2);
+    expect((await first.outcome).kind).toBe('stopped');
+    expect((await second.outcome).kind).toBe('stopped');
+    await source.close();
+    const asked = sandbox.requests.slice(before).map((r) => r.text ?? '');
+    expect(asked).toContain('Playing while the next one waits.');
+    expect(asked).not.toContain(waiting);
+    expect((await store.spends.monthTotals(month(), guildId)).spent).toBe(asked.join('').length);
+  });
+
   it('voice: a member past the per-member bound is refused before anything is held or sent; another member still gets in', async () => {
     // A daily budget makes every accepted request hold characters: a refused one must hold none.
     const pipeline = makePipeline(
@@ -565,7 +594,7 @@ describe('SpeechPipeline without a rights port (the core alone)', () => {
       maxCharsPerRequest: 100,
     });
     const effects: SpeechOrder['effects'] = { does: ['speak-in-voice', 'member-words'], at: null };
-    expect(rights.admits(effects)).toEqual({ kind: 'allowed', privately: false });
+    expect(rights.allows(effects)).toEqual({ kind: 'allowed', privately: false });
     expect(rights.stillAllows(effects)).toBeUndefined();
     const order: SpeechOrder = {
       requester: { guildId: 'g', userId: 'u', command: 'say', id: '1', policy: MEMBER_REQUEST },
@@ -573,7 +602,7 @@ describe('SpeechPipeline without a rights port (the core alone)', () => {
       request: { kind: 'tts', text: 'hello', voice: 'v', format: 'wav' },
       effects,
     };
-    const held = rights.admit(order);
+    const held = rights.allow(order);
     expect(held.kind === 'allowed' && (await held.order.stillAllowed?.())).toBeUndefined();
   });
 });

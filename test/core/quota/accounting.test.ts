@@ -1,13 +1,15 @@
 // Accounting against a real (in-memory) SQLite store: what end-to-end tests cannot pin down exactly.
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConnectionError, QuotaExceededError } from '../../../src/core/api/errors.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
-import { PROBE_TURN_MS, type Accounting, type AccountingOptions } from '../../../src/core/quota/accounting.ts';
+import { createLogger } from '../../../src/core/log.ts';
+import { MAX_KEPT } from '../../../src/core/quota/ledger.ts';
+import { PROBE_MS, type Accounting, type AccountingOptions } from '../../../src/core/quota/accounting.ts';
 import { effectiveBudgets, serverValueAllowed } from '../../../src/core/quota/money.ts';
-import { paidCall, type PartNeed } from '../../../src/core/quota/paid-call.ts';
+import { figuresSaid, paidCall, usedUp, type PartNeed } from '../../../src/core/quota/paid-call.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import type { AudioResponse, Sent, VoiceApiClient } from '../../../src/core/api/client.ts';
 import { forEachBackend } from '../store/contract.ts';
@@ -93,9 +95,9 @@ describe('Accounting budgets', () => {
     await store.quota.markExhausted(RESET, NOW);
     const charge = await books.authorize(alice, [free(500)]);
     expect(charge.reserved).toBe(0);
-    // It took no turn to find out: a paid request is still the one that goes out.
+    // It took no probe: a paid request is still the one that goes out.
     const asking = await books.authorize(bob, [paid(1, 'b')]);
-    expect((await onItsWay(books, asking, 1)).turn).toBeDefined();
+    expect((await onItsWay(books, asking, 1)).probe).toBeDefined();
     charge.close();
     asking.close();
   });
@@ -105,7 +107,7 @@ describe('a part paid late', () => {
   /** A service that accepts every request (its 2xx, billed) and answers with empty audio. */
   const accepting = {
     send: async (): Promise<Sent<AudioResponse>> => ({
-      kind: 'accepted',
+      kind: 'ok',
       answer: { status: 200, requestId: 'late-1', usage: { limit: 300_000, remaining: 299_000 } },
       // Read to its end, as a flight reads it: the call is settled once its body is over.
       read: async () => ({ format: 'wav', body: Readable.from([]).resume() }),
@@ -119,7 +121,9 @@ describe('a part paid late', () => {
     expect(charge.written).toBe(0);
     const text = 'paid at last';
     const request = { endpoint: 'tts' as const, body: { text, voice_id: 'voice-b-en-f-01' } };
-    await paidCall({ books, client: accepting }, request, { key: text, text }, { charge }, waiting).done;
+    await (
+      await paidCall({ books, client: accepting }, request, { key: text, text }, { charge }, waiting)
+    ).done;
     expect({ written: charge.written, paid: charge.paid }).toEqual({ written: 12, paid: 12 });
     expect((await store.spends.monthTotals('2025-03', 'G')).spent).toBe(12);
     charge.close();
@@ -129,45 +133,43 @@ describe('a part paid late', () => {
 describe('Accounting and a used-up month', () => {
   it('lets one request at a time find out; the others are refused at once; an accepted request ends the mark', async () => {
     const books = accounting();
-    await books.quotaExceeded(quota429());
+    await usedUp(books.month, quota429());
     expect((await store.quota.get()).exhausted).toMatchObject({ resetAt: RESET, limit: 300_000 });
 
     const probe = await books.authorize(alice, [paid(10, 'a')]);
     const asking = await onItsWay(books, probe, 10);
-    expect(asking.turn).toBeDefined();
+    expect(asking.probe).toBeDefined();
     expect(await refusal(books.authorize(bob, [paid(10, 'b')]))).toBe('quota.exhaustedChecking');
     // The probe met another 429: released, the next request may ask.
-    await books.quotaExceeded(quota429());
-    books.releaseHold(asking.turn as string, 'G');
+    await usedUp(books.month, quota429());
+    books.giveProbeBack(asking.probe as string, 'G');
     const second = await books.authorize(bob, [paid(10, 'b')]);
     const secondAsking = await onItsWay(books, second, 10);
-    expect(secondAsking.turn).toBeDefined();
+    expect(secondAsking.probe).toBeDefined();
     // The service accepted it: the month is no longer marked, and everyone may spend again.
     await second.record('b', { endpoint: 'tts', characters: 10, cached: false, usage: { remaining: 0 } });
     expect((await store.quota.get()).exhausted).toBeUndefined();
     const after = await books.authorize(alice, [paid(10, 'c')]);
-    expect((await onItsWay(books, after, 10)).turn).toBeUndefined();
+    expect((await onItsWay(books, after, 10)).probe).toBeUndefined();
     for (const c of [probe, second, after]) c.close();
   });
 
-  it('an order accepted and waiting (a voice queue) holds no turn: another that leaves first is the one finding out', async () => {
+  it('an order accepted and waiting (a voice queue) holds no probe: another that leaves first is the one finding out', async () => {
     const books = accounting();
-    await books.quotaExceeded(quota429());
+    await usedUp(books.month, quota429());
     // Accepted while the month is marked, its request not sent yet (a long part plays ahead of it).
     const waiting = await books.authorize(alice, [paid(10, 'a')]);
     // Another server's request is accepted, not refused, and its request goes out to find out.
     const elsewhere = { guildId: 'H', userId: 'carol', command: 'say' };
     const leaving = await books.authorize(elsewhere, [paid(10, 'c')]);
     const asking = await onItsWay(books, leaving, 10);
-    expect(asking.turn).toBeDefined();
+    expect(asking.probe).toBeDefined();
     // Meanwhile, the one waiting is not sent when its turn comes, as another is finding out.
-    expect(await refusal(books.writeAhead(waiting, { endpoint: 'tts', characters: 10, cached: false }))).toBe(
-      'quota.exhaustedChecking',
-    );
+    expect(await refusal(onItsWay(books, waiting, 10))).toBe('quota.exhaustedChecking');
     // Answered: the waiting one, when it leaves, is the next to find out.
-    books.releaseHold(asking.turn as string, 'H');
+    books.giveProbeBack(asking.probe as string, 'H');
     await books.authorize(elsewhere, [free(1)]).then((c) => c.close()); // the release is queued behind the checks
-    expect((await onItsWay(books, waiting, 10)).turn).toBeDefined();
+    expect((await onItsWay(books, waiting, 10)).probe).toBeDefined();
     waiting.close();
     leaving.close();
   });
@@ -193,11 +195,11 @@ describe('Accounting and a used-up month', () => {
     const before = await books.authorize(alice, [paid(10, 'a'), paid(12, 'b')]);
     await before.record('a', { endpoint: 'tts', characters: 10, cached: false });
     // Its next part is about to be sent when another part's 429 marks the month.
-    await books.quotaExceeded(quota429());
+    await usedUp(books.month, quota429());
     // The one request let through to find out whether the month is back is sent (written ahead: 10 more).
     const probe = await books.authorize(bob, [paid(10, 'c')]);
-    expect((await onItsWay(books, probe, 10)).turn).toBeDefined();
-    const refused = await books.writeAhead(before, { endpoint: 'tts', characters: 12, cached: false }).then(
+    expect((await onItsWay(books, probe, 10)).probe).toBeDefined();
+    const refused = await onItsWay(books, before, 12).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -209,7 +211,7 @@ describe('Accounting and a used-up month', () => {
       beforeSending: true,
       asking: true,
     });
-    // Worded as what it is: another request is finding out (the turn is the request's on its way, not an order's).
+    // Worded as what it is: another request is finding out (the probe is the request's on its way, not an order's).
     expect(describeFailure(refused).message).toEqual({
       key: 'quota.exhaustedChecking',
       params: { marked: '2025-03-10', reset: '2025-04-01' },
@@ -220,69 +222,71 @@ describe('Accounting and a used-up month', () => {
     probe.close();
   });
 
-  it('a probe still waiting for its turn after PROBE_TURN_MS no longer blocks the next one', async () => {
+  it('a probe still unanswered after PROBE_MS no longer blocks the next one', async () => {
     let now = NOW;
     const books = accounting({ now: () => now });
-    await books.quotaExceeded(quota429());
+    await usedUp(books.month, quota429());
     const slow = await books.authorize(alice, [paid(10, 'a')]);
-    expect((await onItsWay(books, slow, 10)).turn).toBeDefined();
+    expect((await onItsWay(books, slow, 10)).probe).toBeDefined();
     expect(await refusal(books.authorize(bob, [paid(10, 'b')]))).toBe('quota.exhaustedChecking');
-    now = new Date(NOW.getTime() + PROBE_TURN_MS);
+    now = new Date(NOW.getTime() + PROBE_MS);
     const next = await books.authorize(bob, [paid(10, 'b')]);
-    expect((await onItsWay(books, next, 10)).turn).toBeDefined();
+    expect((await onItsWay(books, next, 10)).probe).toBeDefined();
     slow.close();
     next.close();
   });
 
-  it('a probe that ends without an answer frees the turn', async () => {
+  it('a probe that ends without an answer frees the probe', async () => {
     const books = accounting();
-    await books.quotaExceeded(quota429());
+    await usedUp(books.month, quota429());
     const probe = await books.authorize(alice, [paid(10, 'a')]);
     // Sent, and the connection broke before any answer: counted as spent, and the next may find out.
     const broken = {
       send: async (): Promise<Sent<AudioResponse>> => ({
-        kind: 'maybe-charged',
-        error: new ConnectionError('reset', 'ECONNRESET').chargedAs('maybe-charged'),
+        kind: 'not-ok',
+        error: new ConnectionError('reset', 'ECONNRESET'),
+        reached: true,
+        answer: undefined,
       }),
     } as unknown as VoiceApiClient;
     const request = { endpoint: 'tts' as const, body: { text: 'a', voice_id: 'voice-b-en-f-01' } };
     await expect(
-      paidCall({ books, client: broken }, request, { key: 'a', text: 'a' }, { charge: probe }, waiting).done,
+      paidCall({ books, client: broken }, request, { key: 'a', text: 'a' }, { charge: probe }, waiting),
     ).rejects.toThrow(ConnectionError);
     await books.authorize(alice, [free(1)]).then((c) => c.close()); // the release is queued behind the checks
     const next = await books.authorize(bob, [paid(10, 'b')]);
-    expect((await onItsWay(books, next, 10)).turn).toBeDefined();
+    expect((await onItsWay(books, next, 10)).probe).toBeDefined();
     probe.close();
     next.close();
   });
 
   it('is cleared by a start under another key or plan, not by a start under the same ones', async () => {
-    await accounting({ account: { fingerprint: 'key-a', plan: 'creator' } }).quotaExceeded(quota429());
+    await usedUp(accounting({ account: { fingerprint: 'key-a', plan: 'creator' } }).month, quota429());
     const same = accounting({ account: { fingerprint: 'key-a', plan: 'creator' } });
     expect((await same.report('G', 'alice')).exhaustedUntil).toEqual(RESET);
     const newKey = accounting({ account: { fingerprint: 'key-b', plan: 'creator' } });
     expect((await newKey.report('G', 'alice')).exhaustedUntil).toBeUndefined();
 
-    await accounting({ account: { fingerprint: 'key-b', plan: 'creator' } }).quotaExceeded(quota429());
+    await usedUp(accounting({ account: { fingerprint: 'key-b', plan: 'creator' } }).month, quota429());
     const upgraded = accounting({ account: { fingerprint: 'key-b', plan: 'pro' } });
     const charge = await upgraded.authorize(alice, [paid(10)]);
-    expect((await onItsWay(upgraded, charge, 10)).turn).toBeUndefined();
+    expect((await onItsWay(upgraded, charge, 10)).probe).toBeUndefined();
     charge.close();
   });
 
   it('is cleared by an answer with characters left or a higher limit, and by the reset date passing', async () => {
     const books = accounting();
-    await books.quotaExceeded(quota429());
-    await books.observeUsage({ remaining: 0, limit: 300_000 });
+    await usedUp(books.month, quota429());
+    await figuresSaid(books.month, { remaining: 0, limit: 300_000 });
     expect((await store.quota.get()).exhausted).toBeDefined();
-    await books.observeUsage({ limit: 700_000 });
+    await figuresSaid(books.month, { limit: 700_000 });
     expect((await store.quota.get()).exhausted).toBeUndefined();
 
-    await books.quotaExceeded(quota429());
-    await books.observeUsage({ remaining: 25 });
+    await usedUp(books.month, quota429());
+    await figuresSaid(books.month, { remaining: 25 });
     expect((await store.quota.get()).exhausted).toBeUndefined();
 
-    await books.quotaExceeded(quota429());
+    await usedUp(books.month, quota429());
     const later = accounting({ now: () => new Date('2025-04-01T00:00:01Z') });
     expect((await later.report('G', 'alice')).exhaustedUntil).toBeUndefined();
     expect((await store.quota.get()).exhausted).toBeUndefined();
@@ -314,15 +318,30 @@ describe('Accounting in two processes on one database', () =>
 
     it('in a used-up month, one request at a time goes out from both', async () => {
       const [one, two] = [accounting({ store: mine }), accounting({ store: other })];
-      await one.quotaExceeded(quota429());
+      await usedUp(one.month, quota429());
       const probe = await one.authorize(alice, [paid(10, 'a')]);
       const asking = await onItsWay(one, probe, 10);
-      expect(asking.turn).toBeDefined();
+      expect(asking.probe).toBeDefined();
       expect(await refusal(two.authorize(bob, [paid(10, 'b')]))).toBe('quota.exhaustedChecking');
-      one.releaseHold(asking.turn as string, 'G');
+      one.giveProbeBack(asking.probe as string, 'G');
       await one.authorize(bob, [free(1)]).then((c) => c.close());
       const next = await two.authorize(bob, [paid(10, 'b')]);
-      expect((await onItsWay(two, next, 10)).turn).toBeDefined();
+      expect((await onItsWay(two, next, 10)).probe).toBeDefined();
+      probe.close();
+      next.close();
+    });
+
+    // bb14 GAP 2: the probe is its process's hold: another process starting leaves it, its own restart frees it at once.
+    it("a process's probe of the month outlives another's restart, and its own restart frees it", async () => {
+      const [one, two] = [accounting({ store: mine, owner: 'one' }), accounting({ store: other, owner: 'two' })];
+      await usedUp(one.month, quota429());
+      const probe = await one.authorize(alice, [paid(10, 'a')]);
+      expect((await onItsWay(one, probe, 10)).probe).toBeDefined();
+      await accounting({ store: other, owner: 'two' }).recover();
+      expect(await refusal(two.authorize(bob, [paid(10, 'b')]))).toBe('quota.exhaustedChecking');
+      await accounting({ store: mine, owner: 'one' }).recover();
+      const next = await two.authorize(bob, [paid(10, 'b')]);
+      expect((await onItsWay(two, next, 10)).probe).toBeDefined();
       probe.close();
       next.close();
     });
@@ -345,6 +364,29 @@ describe('Accounting when the store refuses writes', () => {
     const next = await books.authorize(bob, [paid(5)]);
     next.close();
     expect(await store.spends.monthTotals('2025-03', 'G')).toEqual({ spent: 30, saved: 0 });
+  });
+});
+
+describe('Accounting when the store refuses writes for long', () => {
+  it('keeps every paid spend but no more savings than MAX_KEPT, told once, and writes what it kept', async () => {
+    let failing = true;
+    const lines: string[] = [];
+    const destination = new Writable({
+      write: (chunk: Buffer, _encoding, done) => (lines.push(String(chunk)), done()),
+    });
+    const books = accounting({
+      store: withFailingSpendWrites(store, () => failing),
+      logger: createLogger({ destination }),
+    });
+    const charge = await books.authorize(alice, [paid(30, 'x')]);
+    await charge.record('x', { endpoint: 'tts', characters: 30, cached: false });
+    const saving = { endpoint: 'tts', characters: 1, cached: true } as const;
+    for (let i = 0; i < MAX_KEPT + 5; i++) await charge.record('cached', saving);
+    expect(lines.filter((line) => line.includes('"savings-not-recorded"'))).toHaveLength(1);
+    failing = false;
+    (await books.authorize(bob, [paid(5)])).close();
+    charge.close();
+    expect(await store.spends.monthTotals('2025-03', 'G')).toEqual({ spent: 30, saved: MAX_KEPT - 1 });
   });
 });
 

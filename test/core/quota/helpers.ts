@@ -1,6 +1,7 @@
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { Accounting, type AccountingOptions } from '../../../src/core/quota/accounting.ts';
+import { MONEY_RULES } from '../../../src/core/quota/money.ts';
 import type { PartNeed } from '../../../src/core/quota/paid-call.ts';
 import type { Charge } from '../../../src/core/quota/paid-call.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
@@ -24,15 +25,17 @@ export function booksOn(
   store: Store,
   options: Pick<AccountingOptions, 'budgets'> & Partial<AccountingOptions>,
 ): Accounting {
-  return new Accounting({ store, planCharacterLimit: 300_000, logger: silentLogger, ...options });
+  return new Accounting({ store, rules: MONEY_RULES, planCharacterLimit: 300_000, logger: silentLogger, ...options });
 }
 
 /**
- * A paid part of `charge` written ahead, as it is about to leave (paidCall's step before the call): its entry's
- * `turn` is set when it is the one request finding out whether the month is back (released once answered).
+ * A paid part of `charge` about to leave (paidCall's steps before the call): its month's probe, set when it is the
+ * one request finding out whether the month is back (given back once answered), then its spend written ahead.
  */
-export const onItsWay = (books: Accounting, charge: Charge, characters: number) =>
-  books.writeAhead(charge, { endpoint: 'tts', characters, cached: false });
+export async function onItsWay(books: Accounting, charge: Charge, characters: number) {
+  const probe = await books.monthProbe(charge, characters);
+  return { probe, entry: await books.writeAhead(charge, { endpoint: 'tts', characters, cached: false }) };
+}
 
 /** The message key a member reads for the Refusal `promise` is rejected with; anything else fails the test. */
 export async function refusalKey(promise: Promise<unknown>): Promise<string> {

@@ -1,12 +1,15 @@
 // The queue bounds' bookkeeping (src/core/quota/capacity.ts' QueueBook, src/core/characters.ts' estimates): what is counted, what refuses, what is released.
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '../../../src/core/refusal.ts';
-import { estimateFreeLineSeconds } from '../../../src/core/free-voice/free-voice-engine.ts';
 import { QueueBook } from '../../../src/core/quota/capacity.ts';
-import { fitsFreeLine } from '../../../src/core/sourcing/stand-in.ts';
 
 const { enforcementFor } = QueueBook;
-import { estimateRequestSeconds, estimateSpeechSeconds, freeLineLimit } from '../../../src/core/characters.ts';
+import {
+  estimateRequestSeconds,
+  estimateSpeechSeconds,
+  freeLine,
+  estimateFreeLineSeconds,
+} from '../../../src/core/characters.ts';
 
 const ALL = { guild: true, member: true };
 const reasonOf = (admit: () => unknown) => {
@@ -50,10 +53,10 @@ describe('estimateRequestSeconds', () => {
     // (a VOICEVOX voice has no eSpeak language) it was measured otherwise and split or refused.
     const japanese = '今日は良い天気ですね'.repeat(73);
     for (const voice of ['voicevox:3', 'speech:jf_alpha']) {
-      expect(freeLineLimit(voice).measure(japanese)).toBeCloseTo(estimateSpeechSeconds(japanese), 5);
-      expect(fitsFreeLine(japanese, voice)).toBe(true);
+      expect(freeLine(voice).measure(japanese)).toBeCloseTo(estimateSpeechSeconds(japanese), 5);
+      expect(freeLine(voice).fits(japanese)).toBe(true);
     }
-    expect(freeLineLimit('free-ja-f').measure(japanese)).toBeCloseTo(estimateFreeLineSeconds(japanese, 'free-ja-f'), 5);
+    expect(freeLine('free-ja-f').measure(japanese)).toBeCloseTo(estimateFreeLineSeconds(japanese, 'free-ja-f'), 5);
   });
 
   it("stretches by SayBot's own speed, and takes a paid voice at the paid rate", () => {
@@ -71,7 +74,7 @@ describe('estimateRequestSeconds', () => {
 describe('QueueBook', () => {
   it("refuses a member's request past the member bound, in any target, and takes it again once one is released", () => {
     const book = new QueueBook({ guildSeconds: 0, guildClips: 0, memberRequests: 2 });
-    const first = book.admit({ guildId: 'G', userId: 'U', voice: { seat: 0, clips: 1, seconds: 1 }, enforce: ALL });
+    const first = book.admit({ guildId: 'G', userId: 'U', queued: { seat: 0, clips: 1, seconds: 1 }, enforce: ALL });
     book.admit({ guildId: 'G', userId: 'U', enforce: ALL });
     expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'U', enforce: ALL }))).toEqual({
       code: 'queue-member-full',
@@ -81,8 +84,8 @@ describe('QueueBook', () => {
     // Another member, and the same member in another server, are counted apart.
     expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'V', enforce: ALL }))).toBeUndefined();
     expect(reasonOf(() => book.admit({ guildId: 'H', userId: 'U', enforce: ALL }))).toBeUndefined();
-    first.release();
-    first.release(); // idempotent: a second release frees nothing more
+    first.leave();
+    first.leave(); // idempotent: a second leave frees nothing more
     expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'U', enforce: ALL }))).toBeUndefined();
     expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'U', enforce: ALL }))).toMatchObject({
       code: 'queue-member-full',
@@ -91,35 +94,41 @@ describe('QueueBook', () => {
 
   it("bounds a server's voice queue in clips and seconds, lets a lone request in, and forgets a guild once empty", () => {
     const book = new QueueBook({ guildSeconds: 10, guildClips: 3, memberRequests: 0 });
-    const lone = book.admit({ guildId: 'G', userId: 'U', voice: { seat: 0, clips: 5, seconds: 30 }, enforce: ALL });
+    const lone = book.admit({ guildId: 'G', userId: 'U', queued: { seat: 0, clips: 5, seconds: 30 }, enforce: ALL });
     expect(
-      reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { seat: 0, clips: 1, seconds: 1 }, enforce: ALL })),
+      reasonOf(() =>
+        book.admit({ guildId: 'G', userId: 'V', queued: { seat: 0, clips: 1, seconds: 1 }, enforce: ALL }),
+      ),
     ).toEqual({ code: 'queue-guild-full', bound: 'clips', limit: 3, queued: 5 });
     // A file is not in the voice queue.
-    expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'V', enforce: ALL }).release())).toBeUndefined();
-    lone.release();
+    expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'V', enforce: ALL }).leave())).toBeUndefined();
+    lone.leave();
     expect(book.voiceQueue('G', 0)).toEqual({ clips: 0, seconds: 0 });
-    const a = book.admit({ guildId: 'G', userId: 'U', voice: { seat: 0, clips: 1, seconds: 6 }, enforce: ALL });
+    const a = book.admit({ guildId: 'G', userId: 'U', queued: { seat: 0, clips: 1, seconds: 6 }, enforce: ALL });
     expect(
-      reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { seat: 0, clips: 1, seconds: 5 }, enforce: ALL })),
+      reasonOf(() =>
+        book.admit({ guildId: 'G', userId: 'V', queued: { seat: 0, clips: 1, seconds: 5 }, enforce: ALL }),
+      ),
     ).toEqual({ code: 'queue-guild-full', bound: 'seconds', limit: 10, queued: 6 });
-    const b = book.admit({ guildId: 'G', userId: 'V', voice: { seat: 0, clips: 1, seconds: 4 }, enforce: ALL });
+    const b = book.admit({ guildId: 'G', userId: 'V', queued: { seat: 0, clips: 1, seconds: 4 }, enforce: ALL });
     expect(book.voiceQueue('G', 0)).toEqual({ clips: 2, seconds: 10 });
-    a.release();
-    b.release();
+    a.leave();
+    b.leave();
     expect(book.voiceQueue('G', 0)).toEqual({ clips: 0, seconds: 0 });
   });
 
   it("bounds each seat's voice queue apart: a full queue on one seat of a server never refuses another seat", () => {
     const book = new QueueBook({ guildSeconds: 10, guildClips: 1, memberRequests: 0 });
-    book.admit({ guildId: 'G', userId: 'U', voice: { seat: 0, clips: 1, seconds: 5 }, enforce: ALL });
+    book.admit({ guildId: 'G', userId: 'U', queued: { seat: 0, clips: 1, seconds: 5 }, enforce: ALL });
     expect(
-      reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { seat: 0, clips: 1, seconds: 1 }, enforce: ALL })),
+      reasonOf(() =>
+        book.admit({ guildId: 'G', userId: 'V', queued: { seat: 0, clips: 1, seconds: 1 }, enforce: ALL }),
+      ),
     ).toMatchObject({ code: 'queue-guild-full', bound: 'clips' });
-    const helper = book.admit({ guildId: 'G', userId: 'V', voice: { seat: 1, clips: 1, seconds: 1 }, enforce: ALL });
+    const helper = book.admit({ guildId: 'G', userId: 'V', queued: { seat: 1, clips: 1, seconds: 1 }, enforce: ALL });
     expect(book.voiceQueue('G', 0)).toEqual({ clips: 1, seconds: 5 });
     expect(book.voiceQueue('G', 1)).toEqual({ clips: 1, seconds: 1 });
-    helper.release();
+    helper.leave();
     expect(book.voiceQueue('G', 1)).toEqual({ clips: 0, seconds: 0 });
   });
 
@@ -131,18 +140,20 @@ describe('QueueBook', () => {
     book.admit({
       guildId: 'G',
       userId: 'U',
-      voice: { seat: 0, clips: 1, seconds: 1 },
+      queued: { seat: 0, clips: 1, seconds: 1 },
       enforce: enforcementFor({ queueBounded: false, paid: false }),
     });
     book.admit({
       guildId: 'G',
       userId: 'U',
-      voice: { seat: 0, clips: 1, seconds: 1 },
+      queued: { seat: 0, clips: 1, seconds: 1 },
       enforce: enforcementFor({ queueBounded: false, paid: false }),
     });
     expect(book.voiceQueue('G', 0).clips).toBe(2);
     expect(
-      reasonOf(() => book.admit({ guildId: 'G', userId: 'V', voice: { seat: 0, clips: 1, seconds: 1 }, enforce: ALL })),
+      reasonOf(() =>
+        book.admit({ guildId: 'G', userId: 'V', queued: { seat: 0, clips: 1, seconds: 1 }, enforce: ALL }),
+      ),
     ).toMatchObject({ code: 'queue-guild-full' });
     expect(reasonOf(() => book.admit({ guildId: 'G', userId: 'U', enforce: ALL }))).toMatchObject({
       code: 'queue-member-full',

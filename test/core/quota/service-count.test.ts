@@ -7,7 +7,7 @@ import { QuotaExceededError } from '../../../src/core/api/errors.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { Accounting } from '../../../src/core/quota/accounting.ts';
 import type { AudioResponse, Sent, VoiceApiClient } from '../../../src/core/api/client.ts';
-import { paidCall } from '../../../src/core/quota/paid-call.ts';
+import { paidCall, usedUp } from '../../../src/core/quota/paid-call.ts';
 import { Readable } from 'node:stream';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import type { Store } from '../../../src/core/store/types.ts';
@@ -49,10 +49,12 @@ async function sendPart(characters: number, answer: () => Promise<void>): Promis
       try {
         await answer();
       } catch (error) {
-        return { kind: 'not-charged', error };
+        // The service's own 429, its figures not risen by the part: what the client sees of it.
+        const answer = { status: 429, proven: true, risen: false };
+        return { kind: 'not-ok', error, reached: true, answer };
       }
       return {
-        kind: 'accepted',
+        kind: 'ok',
         answer: { status: 200, usage: { limit: 300_000, used: 84, remaining: 299_916, resetAt: RESET } },
         // Read to its end, as a flight reads it: the call is settled once its body is over.
         read: async () => ({ format: 'wav', body: Readable.from([]).resume() }),
@@ -61,7 +63,9 @@ async function sendPart(characters: number, answer: () => Promise<void>): Promis
   } as unknown as VoiceApiClient;
   try {
     const request = { endpoint: 'tts' as const, body: { text, voice_id: 'voice-b-en-f-01' } };
-    await paidCall({ books, client: service }, request, { key: text, text }, { charge }, waiting).done;
+    await (
+      await paidCall({ books, client: service }, request, { key: text, text }, { charge }, waiting)
+    ).done;
     return undefined;
   } catch (error) {
     return error;
@@ -97,7 +101,7 @@ describe('the whole-bot line', () => {
 
   it('never contradicts the used-up mark: older figures are not told as what is left', async () => {
     expect(await sendPart(84, async () => {})).toBeUndefined();
-    await books.quotaExceeded(new QuotaExceededError('used up', { status: 429 }).chargedAs('not-charged'));
+    await usedUp(books.month, new QuotaExceededError('used up', { status: 429 }).chargedAs('not-charged'));
     const report = await books.report('G', 'alice');
     const [line] = planLines('en-US', report);
     expect(line).not.toContain('299,916');
@@ -111,7 +115,7 @@ describe('a request that cannot fit by the last figure', () => {
     await sendPart(83, () => Promise.reject(service429(299_990, 10)));
     const asking = await books.authorize(alice, [paid(50)]);
     const onItsWayNow = await onItsWay(books, asking, 50);
-    expect(onItsWayNow.turn).toBeDefined();
+    expect(onItsWayNow.probe).toBeDefined();
     const refused = await books.authorize(alice, [paid(50)]).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(Refusal);
     expect((refused as Refusal).reason).toMatchObject({ code: 'quota-too-few-left', left: 10, needed: 50 });
@@ -120,12 +124,12 @@ describe('a request that cannot fit by the last figure', () => {
     expect(en(refused)).toMatch(/^As of 2025-03-10 12:00 UTC the voice service said .* Another request is asking it/);
     // Nothing stays on the books for a part never sent: only the one on its way is written ahead.
     expect((await store.spends.monthTotals('2025-03')).spent).toBe(50);
-    // One that fits still goes, the turn or not.
+    // One that fits still goes, the probe taken or not.
     let sent = 0;
     expect(await sendPart(5, async () => void sent++)).toBeUndefined();
     expect(sent).toBe(1);
-    // The one asking has its answer: the next that cannot fit asks in its turn.
-    books.releaseHold(onItsWayNow.turn as string, 'G');
+    // The one asking has its answer: the next that cannot fit takes the probe.
+    books.giveProbeBack(onItsWayNow.probe as string, 'G');
     asking.close();
     expect(await sendPart(50, async () => void sent++)).toBeUndefined();
     expect(sent).toBe(2);
@@ -136,7 +140,7 @@ describe('a request that cannot fit by the last figure', () => {
     now = new Date('2025-03-10T18:00:00Z');
     const [one, two] = await Promise.all([books.authorize(alice, [paid(50)]), books.authorize(alice, [paid(50)])]);
     const leaving = await Promise.all([onItsWay(books, one, 50), onItsWay(books, two, 50)]);
-    expect(leaving.map((entry) => entry.turn)).toEqual([undefined, undefined]);
+    expect(leaving.map((entry) => entry.probe)).toEqual([undefined, undefined]);
     one.close();
     two.close();
   });
@@ -150,13 +154,13 @@ describe('a request that cannot fit by the last figure', () => {
       restarted.authorize(alice, [paid(50)]),
     ]);
     const leaving = await Promise.all([onItsWay(restarted, one, 50), onItsWay(restarted, two, 50)]);
-    expect(leaving.map((entry) => entry.turn)).toEqual([undefined, undefined]);
+    expect(leaving.map((entry) => entry.probe)).toEqual([undefined, undefined]);
     one.close();
     two.close();
     // A new answer of the service's is taken.
     await store.quota.noteService({ limit: 300_000, used: 299_990, remaining: 10, resetAt: RESET }, now);
     const asking = await restarted.authorize(alice, [paid(50)]);
-    expect((await onItsWay(restarted, asking, 50)).turn).toBeDefined();
+    expect((await onItsWay(restarted, asking, 50)).probe).toBeDefined();
     expect(await refusalKey(restarted.authorize(alice, [paid(50)]))).toBe('quota.tooFewLeftSaidForMember');
     asking.close();
   });

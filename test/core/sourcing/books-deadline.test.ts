@@ -1,4 +1,4 @@
-// The books' writes around a paid request (its early write, its acceptance, its settlement) wait on the store no
+// The books' writes around a paid request (its early write, its confirmation, its finish) wait on the store no
 // longer than its checks do (storeDeadlineMs): a hung store refuses a request before anything is sent, and never
 // holds audio already paid for. PartSource with the real client against the sandbox, real accounting on SQLite
 // behind a store whose spend writes hang.
@@ -6,13 +6,13 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/log.ts';
 import { Accounting } from '../../../src/core/quota/accounting.ts';
+import { MONEY_RULES } from '../../../src/core/quota/money.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
-import { PartSource } from '../../../src/core/sourcing/part-source.ts';
+import { PartSource, orderedPart } from '../../../src/core/sourcing/part-source.ts';
 import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import { withHangingSpendWrites } from '../store/failing-store.ts';
 import { useSpeechRig } from '../../support/speech-rig.ts';
-import { orderedPart } from '../../../src/core/order/clips.ts';
 
 const who = { guildId: 'G', userId: 'U', command: 'say' };
 const request = (text: string): SpeechRequest => ({ kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' });
@@ -33,6 +33,7 @@ function booksOn(store: Store) {
   });
   const accounting = new Accounting({
     store,
+    rules: MONEY_RULES,
     budgets: { guildMonthlyChars: 100_000, memberDailyChars: 0, memberCooldownSeconds: 0 },
     planCharacterLimit: 300_000,
     logger: createLogger({ level: 'warn', destination }),
@@ -58,11 +59,11 @@ describe('a store that hangs on the books', () => {
     charge.close();
     await source.close();
     await expect.poll(spent).toBe(0);
-    expect(await rig.store.spends.settleLeftBy(OWNER)).toEqual({ accepted: 0, inFlight: 0, inFlightCharacters: 0 });
+    expect(await rig.store.spends.finishLeftBy(OWNER)).toEqual({ confirmed: 0, inFlight: 0, inFlightCharacters: 0 });
   });
 
-  it('at the acceptance and settlement: the audio still arrives, the spend stays on the books as written', async () => {
-    const hung = withHangingSpendWrites(rig.store, ['accept', 'settle']);
+  it('at the confirmation and finish: the audio still arrives, the spend stays on the books as written', async () => {
+    const hung = withHangingSpendWrites(rig.store, ['confirm', 'finish']);
     const { accounting, source, lines } = booksOn(hung.store);
     const text = 'Paid for, and heard all the same.';
     const charge = await accounting.authorize(who, await source.needs(request(text), [text]));
@@ -76,7 +77,7 @@ describe('a store that hangs on the books', () => {
     expect(await spent()).toBe(rig.sandbox.charactersBilled());
     // One line for each write the store did not answer in time, and nothing else said.
     const late = lines.filter((l) => l.code === 'books-write-late');
-    expect(late.map((l) => l.step)).toEqual(['accept', 'settle']);
+    expect(late.map((l) => l.step)).toEqual(['confirm', 'finish']);
     expect(late.every((l) => l.deadlineMs === 50 && l.characters === text.length)).toBe(true);
     hung.letGo();
   });

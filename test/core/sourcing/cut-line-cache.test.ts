@@ -38,7 +38,7 @@ async function fasterCopyKept(cutAt: number | undefined): Promise<{ entries: num
   );
   const part = await parts.fetch(request, { speed: 2, volumeDb: 0 }, 'a line', new AbortController().signal);
   await part.body.toArray();
-  await parts.settled();
+  await parts.drained();
   await cache.close();
   return { entries: cache.size.entries, cutAt: part.cutAt };
 }

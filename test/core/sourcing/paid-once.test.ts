@@ -6,14 +6,15 @@ import { VoiceApiClient } from '../../../src/core/api/client.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { countCharacters } from '../../../src/core/characters.ts';
 import { Accounting } from '../../../src/core/quota/accounting.ts';
+import { MONEY_RULES, budgetPassed } from '../../../src/core/quota/money.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
-import { PartSource } from '../../../src/core/sourcing/part-source.ts';
+import { PartSource, orderedPart } from '../../../src/core/sourcing/part-source.ts';
 import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';
-import type { NewSpend, SpendAcceptance, SpendOutcome } from '../../../src/core/store/quota-store.ts';
+import type { NewSpend, SpendConfirmation, SpendOutcome } from '../../../src/core/store/quota-store.ts';
 import { fixture } from '../audio/fixtures.ts';
 import { withFailingSpendWrites } from '../store/failing-store.ts';
-import { useSpeechRig } from '../../support/speech-rig.ts';
-import { orderedPart } from '../../../src/core/order/clips.ts';
+import { clientFor, useSpeechRig } from '../../support/speech-rig.ts';
+import { refusedUntilRetry } from '../api/helpers.ts';
 
 const who = { guildId: 'G', userId: 'U', command: 'say' };
 const request = (text: string): SpeechRequest => ({ kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' });
@@ -24,28 +25,28 @@ const rig = useSpeechRig();
 const EVENT = { timeout: 20_000, interval: 20 };
 /** Every spend the store was given, as given. */
 let written: NewSpend[];
-/** Every settlement of a spend written ahead the store was given. */
-let settled: SpendOutcome[];
-/** Every acceptance (the service's 2xx) of a spend written ahead the store was given. */
-let accepted: SpendAcceptance[];
+/** Every finish of a spend written ahead the store was given. */
+let finished: SpendOutcome[];
+/** Every confirmation (the service's 2xx) of a spend written ahead the store was given. */
+let confirmed: SpendConfirmation[];
 /** How many spends written ahead the store took back (a definite "not charged"). */
-let released: number;
+let takenBack: number;
 
 beforeEach(() => {
   written = [];
-  settled = [];
-  accepted = [];
-  released = 0;
+  finished = [];
+  confirmed = [];
+  takenBack = 0;
   const { spends } = rig.store;
-  const accept = spends.accept.bind(spends);
-  spends.accept = (id, acceptance) => {
-    accepted.push(acceptance);
-    return accept(id, acceptance);
+  const confirm = spends.confirm.bind(spends);
+  spends.confirm = (id, confirmation) => {
+    confirmed.push(confirmation);
+    return confirm(id, confirmation);
   };
-  const release = spends.release.bind(spends);
-  spends.release = async (id, spend) => {
-    const gone = await release(id, spend);
-    if (gone) released += 1;
+  const erase = spends.erase.bind(spends);
+  spends.erase = async (id, spend) => {
+    const gone = await erase(id, spend);
+    if (gone) takenBack += 1;
     return gone;
   };
   const record = spends.record.bind(spends);
@@ -53,10 +54,10 @@ beforeEach(() => {
     written.push(spend);
     return record(spend);
   };
-  const settle = spends.settle.bind(spends);
-  spends.settle = (id, outcome) => {
-    settled.push(outcome);
-    return settle(id, outcome);
+  const finish = spends.finish.bind(spends);
+  spends.finish = (id, outcome) => {
+    finished.push(outcome);
+    return finish(id, outcome);
   };
 });
 
@@ -84,11 +85,11 @@ describe('a 2xx whose body breaks before its audio', () => {
     charge.close();
     await rig.source.close();
     expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
-    // Written once, ahead (before it was sent), accepted, then settled as undelivered.
+    // Written once, ahead (before it was sent), confirmed, then finished as undelivered.
     expect(written).toHaveLength(1);
     expect(written[0]).toMatchObject({ endpoint: 'tts', cached: false, owner: expect.any(String), unconfirmed: true });
-    expect(accepted).toEqual([expect.objectContaining({ requestId: rig.sandbox.requests[0]?.id })]);
-    expect(settled).toEqual(['undelivered']);
+    expect(confirmed).toEqual([expect.objectContaining({ requestId: rig.sandbox.requests[0]?.id })]);
+    expect(finished).toEqual(['undelivered']);
     expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({
       spent: rig.sandbox.charactersBilled(),
       saved: 0,
@@ -107,7 +108,7 @@ describe('a 2xx whose body breaks before its audio', () => {
     await rig.source.close();
     expect(rig.sandbox.requests.filter((r) => r.endpoint === 'voice-clone')).toHaveLength(1);
     expect(written).toEqual([expect.objectContaining({ endpoint: 'voice-clone', owner: expect.any(String) })]);
-    expect(settled).toEqual(['undelivered']);
+    expect(finished).toEqual(['undelivered']);
     expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({
       spent: rig.sandbox.charactersBilled(),
       saved: 0,
@@ -116,11 +117,12 @@ describe('a 2xx whose body breaks before its audio', () => {
 });
 
 const OWNER = 'test-process';
-const NOTHING_LEFT = { accepted: 0, inFlight: 0, inFlightCharacters: 0 };
+const NOTHING_LEFT = { confirmed: 0, inFlight: 0, inFlightCharacters: 0 };
 /** Accounting with a server budget, so that every paid request holds its characters in the store. */
 const books = (store = rig.store) =>
   new Accounting({
     store,
+    rules: MONEY_RULES,
     budgets: { guildMonthlyChars: 100_000, memberDailyChars: 0, memberCooldownSeconds: 0 },
     planCharacterLimit: 300_000,
     logger: silentLogger,
@@ -133,6 +135,7 @@ const countedByTheBudget = async () => {
     userId: 'U',
     characters: 1_000_000,
     limits: { guildMonthlyChars: 100_000 },
+    refuses: budgetPassed,
     ttlMs: 1,
   });
   return probe.status === 'refused' ? probe.used : NaN;
@@ -141,7 +144,7 @@ const countedByTheBudget = async () => {
 describe('a paid part written ahead, before its body is read', () => {
   const paused = () => vi.waitFor(() => expect(rig.sandbox.requests.at(-1)?.outcome).toBe('paused'), EVENT);
 
-  it('is on the books, once, while its body is paused; the body ending settles it and writes no second record', async () => {
+  it('is on the books, once, while its body is paused; the body ending finishes it and writes no second record', async () => {
     const text = 'Written down before a single byte of audio was read.';
     const accounting = books();
     const source = new PartSource({ client: rig.client, logger: silentLogger, accounting });
@@ -151,7 +154,7 @@ describe('a paid part written ahead, before its body is read', () => {
     await paused();
     const billed = rig.sandbox.charactersBilled();
     expect(billed).toBe(text.length);
-    // Accepted: spent from now on, its characters out of the hold (counted once by the budget, not twice).
+    // Confirmed: spent from now on, its characters out of the hold (counted once by the budget, not twice).
     await vi.waitFor(
       () => expect(written).toEqual([expect.objectContaining({ owner: OWNER, characters: billed })]),
       EVENT,
@@ -164,14 +167,14 @@ describe('a paid part written ahead, before its body is read', () => {
     charge.close();
     await source.close();
     expect(written).toHaveLength(1);
-    expect(settled).toEqual(['delivered']);
+    expect(finished).toEqual(['delivered']);
     expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: billed, saved: 0 });
     expect(await countedByTheBudget()).toBe(billed);
-    // Settled (delivered): nothing of this process is left accepted for a restart to settle.
-    expect(await rig.store.spends.settleLeftBy(OWNER)).toEqual(NOTHING_LEFT);
+    // Finished (delivered): nothing of this process is left confirmed for a restart to finish.
+    expect(await rig.store.spends.finishLeftBy(OWNER)).toEqual(NOTHING_LEFT);
   });
 
-  it('a process that dies mid-body: the next start settles its spend and releases what its hold kept for parts never accepted', async () => {
+  it('a process that dies mid-body: the next start finishes its spend and releases what its hold kept for parts never charged', async () => {
     const [first, second] = ['The first part was accepted.', 'The second part never was.'];
     const dying = books();
     const source = new PartSource({ client: rig.client, logger: silentLogger, accounting: dying });
@@ -183,14 +186,14 @@ describe('a paid part written ahead, before its body is read', () => {
     // The first part is spent; the hold keeps the second's characters.
     expect(await countedByTheBudget()).toBe(first.length + second.length);
 
-    // The process is gone (nothing of it runs on); the next start with the same owner settles from the books.
+    // The process is gone (nothing of it runs on); the next start with the same owner finishes from the books.
     const next = books();
-    expect(await next.recover()).toEqual({ ...NOTHING_LEFT, accepted: 1, holds: 1 });
+    expect(await next.recover()).toEqual({ ...NOTHING_LEFT, confirmed: 1, holds: 1 });
     expect(await countedByTheBudget()).toBe(rig.sandbox.charactersBilled());
     expect(await rig.store.spends.monthTotals(month(), 'G')).toEqual({ spent: first.length, saved: 0 });
     expect(await next.recover()).toEqual({ ...NOTHING_LEFT, holds: 0 });
 
-    // (The test's own leftovers: the paused body let go; its settlement then finds the spend settled already.)
+    // (The test's own leftovers: the paused body let go; its finish then finds the spend finished already.)
     rig.sandbox.resumePaused();
     charge.close();
     await source.close();
@@ -228,11 +231,11 @@ describe('a paid part written down before its first byte leaves', () => {
     expect(await countedByTheBudget()).toBe(billed);
 
     // The process dies here; the next start counts what it left in flight as spent, and says how many.
-    expect(await books().recover()).toEqual({ accepted: 0, inFlight: 1, inFlightCharacters: billed, holds: 0 });
+    expect(await books().recover()).toEqual({ confirmed: 0, inFlight: 1, inFlightCharacters: billed, holds: 0 });
     expect(await spent()).toBe(billed);
     expect(await countedByTheBudget()).toBe(billed);
 
-    // (The test's own leftovers: the answer let go; accepting and settling it changes no count.)
+    // (The test's own leftovers: the answer let go; confirming and finishing it changes no count.)
     rig.sandbox.resumePaused();
     await (await part).body.toArray();
     await done();
@@ -240,24 +243,24 @@ describe('a paid part written down before its first byte leaves', () => {
     expect(await spent()).toBe(billed);
   });
 
-  it('the 2xx confirms it and the body settles it: one row, the billed figure', async () => {
+  it('the 2xx confirms it and the body finishes it: one row, the billed figure', async () => {
     const text = 'Written, sent, accepted, heard.';
     rig.sandbox.injectFault({ kind: 'hold-after-charge', endpoint: 'tts' });
     const { part, done } = await fetchOne(text);
     await vi.waitFor(() => expect(rig.sandbox.requests.at(-1)?.outcome).toBe('held'), EVENT);
-    expect(accepted).toEqual([]);
+    expect(confirmed).toEqual([]);
     rig.sandbox.resumePaused();
     await (await part).body.toArray();
     await done();
     expect(written).toEqual([expect.objectContaining({ unconfirmed: true })]);
-    expect(accepted).toEqual([expect.objectContaining({ requestId: rig.sandbox.requests.at(-1)?.id })]);
-    expect(settled).toEqual(['delivered']);
-    expect(released).toBe(0);
+    expect(confirmed).toEqual([expect.objectContaining({ requestId: rig.sandbox.requests.at(-1)?.id })]);
+    expect(finished).toEqual(['delivered']);
+    expect(takenBack).toBe(0);
     expect(await spent()).toBe(rig.sandbox.charactersBilled());
-    expect(await rig.store.spends.settleLeftBy(OWNER)).toEqual(NOTHING_LEFT);
+    expect(await rig.store.spends.finishLeftBy(OWNER)).toEqual(NOTHING_LEFT);
   });
 
-  it('a 400 before acceptance takes it back: nothing spent, nothing held', async () => {
+  it('a 400 (no 2xx) takes it back: nothing spent, nothing held', async () => {
     rig.sandbox.injectFault({
       kind: 'service-error',
       status: 400,
@@ -268,10 +271,10 @@ describe('a paid part written down before its first byte leaves', () => {
     await expect(part).rejects.toBeInstanceOf(BadRequestError);
     await done();
     expect(rig.sandbox.charactersBilled()).toBe(0);
-    expect([written.length, released, accepted.length]).toEqual([1, 1, 0]);
+    expect([written.length, takenBack, confirmed.length]).toEqual([1, 1, 0]);
     expect(await spent()).toBe(0);
     expect(await countedByTheBudget()).toBe(0);
-    expect(await rig.store.spends.settleLeftBy(OWNER)).toEqual(NOTHING_LEFT);
+    expect(await rig.store.spends.finishLeftBy(OWNER)).toEqual(NOTHING_LEFT);
   });
 
   it('a connection that never opened takes it back', async () => {
@@ -284,18 +287,24 @@ describe('a paid part written down before its first byte leaves', () => {
     } finally {
       await nowhere.close();
     }
-    expect([written.length, released]).toEqual([1, 1]);
+    expect([written.length, takenBack]).toEqual([1, 1]);
     expect(await spent()).toBe(0);
   });
 
-  it('retried after two 503s, then accepted: written once, spent once', async () => {
-    const text = 'Third time lucky.';
-    rig.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'tts', times: 2 });
-    const { part, done } = await fetchOne(text);
-    await (await part).body.toArray();
-    await done();
-    expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(3);
-    expect([written.length, accepted.length, released]).toEqual([1, 1, 0]);
+  it('retried after a connection refused, then answered 2xx: written once, spent once', async () => {
+    const text = 'Second time lucky.';
+    const address = await refusedUntilRetry(rig.sandbox);
+    const client = clientFor(rig.sandbox, { baseUrl: address.url });
+    try {
+      const { part, done } = await fetchOne(text, client);
+      await (await part).body.toArray();
+      await done();
+    } finally {
+      await client.close();
+      await address.close();
+    }
+    expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
+    expect([written.length, confirmed.length, takenBack]).toEqual([1, 1, 0]);
     expect(await spent()).toBe(rig.sandbox.charactersBilled());
   });
 
@@ -313,11 +322,11 @@ describe('a paid part written down before its first byte leaves', () => {
     expect(rig.sandbox.charactersBilled()).toBe(text.length);
     expect(rig.sandbox.requests.filter((r) => r.endpoint === 'tts')).toHaveLength(1);
     expect(outcome).toBeInstanceOf(ConnectionError);
-    expect([written.length, released]).toEqual([1, 0]);
-    expect(settled).toEqual(['undelivered']);
+    expect([written.length, takenBack]).toEqual([1, 0]);
+    expect(finished).toEqual(['undelivered']);
     expect(await spent()).toBeGreaterThanOrEqual(rig.sandbox.charactersBilled());
     expect(await countedByTheBudget()).toBeGreaterThanOrEqual(rig.sandbox.charactersBilled());
-    expect(await rig.store.spends.settleLeftBy(OWNER)).toEqual(NOTHING_LEFT);
+    expect(await rig.store.spends.finishLeftBy(OWNER)).toEqual(NOTHING_LEFT);
   });
 
   it('503 on every attempt: not charged, taken back', async () => {
@@ -325,7 +334,7 @@ describe('a paid part written down before its first byte leaves', () => {
     const { part, done } = await fetchOne('Down for a while.');
     await expect(part).rejects.toBeInstanceOf(ServerError);
     await done();
-    expect([written.length, released]).toEqual([1, 1]);
+    expect([written.length, takenBack]).toEqual([1, 1]);
     expect(await spent()).toBe(0);
   });
 
@@ -336,10 +345,10 @@ describe('a paid part written down before its first byte leaves', () => {
     await expect(part).rejects.toBeInstanceOf(ConnectionError);
     await done();
     expect(rig.sandbox.charactersBilled()).toBe(0);
-    expect([written.length, released]).toEqual([1, 0]);
-    expect(settled).toEqual(['undelivered']);
+    expect([written.length, takenBack]).toEqual([1, 0]);
+    expect(finished).toEqual(['undelivered']);
     expect(await spent()).toBe(text.length);
-    expect(await rig.store.spends.settleLeftBy(OWNER)).toEqual(NOTHING_LEFT);
+    expect(await rig.store.spends.finishLeftBy(OWNER)).toEqual(NOTHING_LEFT);
   });
 
   it('a store that cannot write it down: a refusal, and nothing sent', async () => {

@@ -7,7 +7,7 @@ import { analyseClip } from '../../../src/core/audio/analysis/clip.ts';
 import { LIMIT } from '../../../src/core/audio/effects/gain.ts';
 import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';
 import { useSpeechRig } from '../../support/speech-rig.ts';
-import { orderedPart } from '../../../src/core/order/clips.ts';
+import { orderedPart } from '../../../src/core/sourcing/part-source.ts';
 
 const VOICE = 'voice-b-en-m-01';
 const who = { guildId: 'G', userId: 'U', command: 'say' };

@@ -10,14 +10,16 @@ import { describeFailure } from '../../../src/features/speaking/failure-words.ts
 import { Refusal } from '../../../src/core/refusal.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { Accounting } from '../../../src/core/quota/accounting.ts';
+import { MONEY_RULES } from '../../../src/core/quota/money.ts';
 import { PLAN_LIMITS } from '@saybot/voice-sandbox';
-import { PartSource } from '../../../src/core/sourcing/part-source.ts';
+import { PartSource, orderedPart } from '../../../src/core/sourcing/part-source.ts';
 import { partCacheKey, serviceBody } from '../../../src/core/sourcing/part-request.ts';
 import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';
 import { useSpeechRig } from '../../support/speech-rig.ts';
 import { heldWriteAhead } from '../../support/held-write-ahead.ts';
+import { Engines } from '../../../src/core/engines/engines.ts';
+import { FakeEngine, voicevoxHandler } from '../engines/fake-engine.ts';
 import type { ServiceRequest } from '../../../src/core/settings/speech-request.ts';
-import { orderedPart } from '../../../src/core/order/clips.ts';
 
 const who = { guildId: 'G', userId: 'U', command: 'say' };
 const request = (text: string): SpeechRequest => ({ kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' });
@@ -58,6 +60,7 @@ describe('PartSource', () => {
     const text = 'Counted free, then paid.';
     const budgeted = new Accounting({
       store: rig.store,
+      rules: MONEY_RULES,
       budgets: { guildMonthlyChars: text.length + 5, memberDailyChars: 0, memberCooldownSeconds: 0 },
       planCharacterLimit: 300_000,
       logger: silentLogger,
@@ -120,9 +123,9 @@ describe('PartSource', () => {
               await gate.promise;
               return target.record(spend);
             };
-          if (key === 'release')
-            return async (...args: Parameters<typeof target.release>) => {
-              const taken = await target.release(...args);
+          if (key === 'erase')
+            return async (...args: Parameters<typeof target.erase>) => {
+              const taken = await target.erase(...args);
               tookBack ||= taken;
               return taken;
             };
@@ -135,6 +138,7 @@ describe('PartSource', () => {
       });
       const accounting = new Accounting({
         store,
+        rules: MONEY_RULES,
         budgets: { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 },
         planCharacterLimit: 300_000,
         logger: silentLogger,
@@ -344,7 +348,7 @@ describe('PartSource', () => {
         const fetching = orderedPart(parts, request(text), text, caller.signal, { charge });
         await vi.waitFor(() => expect(tts()[0]?.outcome).toBe('paused'), EVENT);
         // The client has read its 2xx: the service's acceptance is what it last saw for this request.
-        await vi.waitFor(() => expect(rig.client.keyState.lastAccepted?.requestId).toBe(tts()[0]?.id), EVENT);
+        await vi.waitFor(() => expect(rig.client.keyState.lastOk?.requestId).toBe(tts()[0]?.id), EVENT);
         caller.abort();
         await expect(fetching).rejects.toThrow(/cancelled/);
         rig.sandbox.resumePaused();
@@ -517,12 +521,42 @@ describe('PartSource', () => {
     }
   });
 
+  it("an engine voice its engine's list, first read as its part is spoken, lacks: the rule's refusal, no stand-in", async () => {
+    const voicevox = await FakeEngine.start();
+    voicevox.handler = voicevoxHandler();
+    const engines = new Engines({ voicevoxUrl: voicevox.url, freeVoices: {} });
+    const freeVoice = { espeak: true, chosen: true, standsIn: true };
+    const parts = new PartSource({
+      client: rig.client,
+      logger: silentLogger,
+      accounting: rig.accounting,
+      engines,
+      freeVoice,
+    });
+    try {
+      const asked: SpeechRequest = { kind: 'tts', text: 'Not in its list.', voice: 'voicevox:99', format: 'wav' };
+      // Its engine not answered yet: the voice is held as not known now.
+      expect(engines.lists(asked.voice)).toBeUndefined();
+      const charge = await rig.accounting.authorize(who, await parts.needs(asked, [asked.text]));
+      const fetched = await parts.fetchPart(asked, asked.text, new AbortController().signal, { charge });
+      charge.close();
+      expect(fetched).toMatchObject({ failure: { problem: { code: 'engine-voice-unknown', voice: asked.voice } } });
+      expect(fetched.standIn).toBeUndefined();
+      expect(voicevox.seen.map((seen) => seen.url.pathname)).not.toContain('/audio_query');
+    } finally {
+      await parts.close();
+      await engines.close();
+      await voicevox.close();
+    }
+  });
+
   it('a voice deleted while its paid part is written ahead: never sent, the spend taken back', async () => {
     const text = 'Deleted while written.';
     const held = heldWriteAhead(text.length);
     const store = held.wrap(rig.store);
     const accounting = new Accounting({
       store,
+      rules: MONEY_RULES,
       budgets: { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 },
       planCharacterLimit: 300_000,
       logger: silentLogger,

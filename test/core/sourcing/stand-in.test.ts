@@ -1,7 +1,7 @@
 // The stand-in's choice, made in one place (src/core/sourcing/stand-in.ts `StandIns`): whether a free voice may speak
 // for the paid one here, which, with what request, and whether each part fits one of its lines.
 import { describe, expect, it } from 'vitest';
-import { StandIns } from '../../../src/core/sourcing/stand-in.ts';
+import { espeakVoiceFor, StandIns } from '../../../src/core/sourcing/stand-in.ts';
 import { ServerError } from '../../../src/core/api/errors.ts';
 import type { EnginePort } from '../../../src/core/sourcing/engine-port.ts';
 import type { ServiceRequest } from '../../../src/core/settings/speech-request.ts';
@@ -41,5 +41,24 @@ describe('StandIns', () => {
     expect(standIns.forFailure({ charge: {} as never, followUp: true }, failed, paid, 'Hello there.')).toBeUndefined();
     const charged = new ServerError('cut', { status: 500, charge: 'maybe-charged' });
     expect(standIns.forFailure({ charge: {} as never }, charged, paid, 'Hello there.')).toBeUndefined();
+  });
+});
+
+// eSpeak NG's voice that stands in for a paid one: its gender, and the language it can speak.
+describe('espeakVoiceFor', () => {
+  it.each([
+    ['voice-b-ko-m-01', undefined, 'free-ko-m'],
+    ['voice-b-en-f-01', 'ja', 'free-ja-f'],
+    // A region: the language before it.
+    ['voice-b-en-f-01', 'ko-KR', 'free-ko-f'],
+    ['voice-b-en-m-01', 'ZH-cn', 'free-zh-m'],
+    // No free voice speaks Italian: the preset's own language before English.
+    ['voice-b-ja-f-01', 'it', 'free-ja-f'],
+    ['voice-b-it-m-01', 'it', 'free-en-m'],
+    // A cloned voice: no gender or language in its ID.
+    ['clone_1234', undefined, 'free-en-f'],
+    [undefined, 'fr', 'free-fr-f'],
+  ])('%s speaking %s -> %s', (voice, language, expected) => {
+    expect(espeakVoiceFor(voice, language)).toBe(expected);
   });
 });

@@ -1,8 +1,8 @@
-// The settings layer by layer (resolveSettings), and whether a voice may be spoken here (admitVoice): the one place
+// The settings layer by layer (resolveSettings), and whether a voice may be spoken here (requireVoice): the one place
 // each refusal is decided.
 import { describe, expect, it } from 'vitest';
 import { SpeechInputError } from '../../../src/core/order-errors.ts';
-import { admitVoice, resolveSettings } from '../../../src/core/sourcing/voice-choice.ts';
+import { requireVoice, resolveSettings } from '../../../src/core/sourcing/voice-choice.ts';
 import { ttsRequest } from '../../../src/core/sourcing/part-request.ts';
 
 const preset = { name: 'chosen', settings: { voice: 'voice-b-ja-m-01', tone: 'preset tone' } };
@@ -115,19 +115,19 @@ describe('resolveSettings', () => {
   });
 });
 
-describe('admitVoice', () => {
+describe('requireVoice', () => {
   const offered = new Set(['voicevox:3']);
-  const here = (over: { espeak?: boolean; chosen?: boolean; down?: boolean; engines?: boolean } = {}) => ({
+  const here = (over: { espeak?: boolean; chosen?: boolean; known?: boolean; engines?: boolean } = {}) => ({
     deleted: new Set(['clone_gone']),
     freeVoice: { espeak: over.espeak ?? true, chosen: over.chosen ?? true },
     engines:
       over.engines === false
         ? undefined
-        : { voice: (id: string) => (offered.has(id) ? { id } : undefined), down: () => over.down ?? false },
+        : { lists: (id: string) => (over.known === false ? undefined : offered.has(id)), recheck: async () => {} },
   });
-  const refusal = (voice: string, at: ReturnType<typeof here>, chosen = false) => {
+  const refusal = (voice: string, at: ReturnType<typeof here>, as: 'part' | 'chosen' | 'saved' = 'part') => {
     try {
-      admitVoice(voice, at, chosen);
+      requireVoice(voice, at, as);
       return undefined;
     } catch (error) {
       if (!(error instanceof SpeechInputError)) throw error;
@@ -135,9 +135,9 @@ describe('admitVoice', () => {
     }
   };
 
-  it('admits a preset, a clone not deleted, an offered engine voice and eSpeak NG where it speaks', () => {
+  it('allows a preset, a clone not deleted, an offered engine voice and eSpeak NG where it speaks', () => {
     for (const voice of ['voice-b-en-f-01', 'clone_here', 'voicevox:3', 'free-en-f'])
-      expect(refusal(voice, here(), true)).toBeUndefined();
+      expect(refusal(voice, here(), 'chosen')).toBeUndefined();
   });
 
   it('refuses a cloned voice deleted since', () => {
@@ -146,14 +146,23 @@ describe('admitVoice', () => {
 
   it("refuses eSpeak NG's voice where it is not installed, and as a member's choice where FREE_VOICE does not let them", () => {
     expect(refusal('free-ko-m', here({ espeak: false }))).toBe('free-voice-unavailable');
-    expect(refusal('free-ko-m', here({ chosen: false }), true)).toBe('free-voice-unavailable');
+    expect(refusal('free-ko-m', here({ chosen: false }), 'chosen')).toBe('free-voice-unavailable');
+    expect(refusal('free-ko-m', here({ chosen: false }), 'saved')).toBe('free-voice-unavailable');
     // Standing in is not choosing it.
     expect(refusal('free-ko-m', here({ chosen: false }))).toBeUndefined();
   });
 
-  it('refuses an engine voice no engine offers, or with no engine, but not one whose engine is down (stood in)', () => {
-    expect(refusal('voicevox:9', here())).toBe('engine-voice-unknown');
-    expect(refusal('voicevox:3', here({ engines: false }))).toBe('engine-voice-unknown');
-    expect(refusal('voicevox:9', here({ down: true }))).toBeUndefined();
+  it('refuses an engine voice its engine does not list, or with no engine, alike to speak and to save', () => {
+    for (const as of ['part', 'chosen', 'saved'] as const) {
+      expect(refusal('voicevox:9', here(), as)).toBe('engine-voice-unknown');
+      expect(refusal('voicevox:3', here({ engines: false }), as)).toBe('engine-voice-unknown');
+      expect(refusal('voicevox:3', here(), as)).toBeUndefined();
+    }
+  });
+
+  it("speaks an engine voice whose engine's list is not known (stood in for if it is down), and does not save it", () => {
+    expect(refusal('voicevox:9', here({ known: false }))).toBeUndefined();
+    expect(refusal('voicevox:9', here({ known: false }), 'chosen')).toBeUndefined();
+    expect(refusal('voicevox:9', here({ known: false }), 'saved')).toBe('engine-voice-not-answering');
   });
 });

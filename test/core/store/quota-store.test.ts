@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { NewBudgetHold, NewSpend } from '../../../src/core/store/quota-store.ts';
 import { scanUrl } from '../../support/db-scan.ts';
 import { G1, G2, MEMBER as A, OTHER_MEMBER as B, THIRD_MEMBER as C, forEachBackend } from './contract.ts';
+import { budgetPassed } from '../../../src/core/quota/money.ts';
 
 // The quota's areas of the contract (quota-store.ts): spends, the quota state, server budgets, budget holds.
 
@@ -108,7 +109,7 @@ forEachBackend((store, backend) => {
 
   describe('spends written ahead', () => {
     const OWNER = 'app:shard-0';
-    /** The spends' rows as the database holds them: characters, whose (still accepted), undelivered. */
+    /** The spends' rows as the database holds them: characters, whose (still being read), undelivered. */
     const rows = async () =>
       (await scanUrl(backend.url())).rows
         .filter((r) => r.table === 'spends')
@@ -125,6 +126,7 @@ forEachBackend((store, backend) => {
         userId: A,
         characters,
         limits: { guildMonthlyChars: 100 },
+        refuses: budgetPassed,
         ttlMs: 60_000,
         at: new Date('2025-03-10T12:00:00Z'),
         owner: OWNER,
@@ -139,6 +141,7 @@ forEachBackend((store, backend) => {
         userId: A,
         characters: 101,
         limits: { [budget]: 100 },
+        refuses: budgetPassed,
         ttlMs: 60_000,
         at: new Date('2025-03-10T12:00:00Z'),
       });
@@ -163,12 +166,12 @@ forEachBackend((store, backend) => {
       ]);
     });
 
-    it('are settled once, delivered or undelivered; a settlement after that changes nothing', async () => {
+    it('are finished once, delivered or undelivered; a finish after that changes nothing', async () => {
       const delivered = await store.spends.record(spend({ characters: 4, owner: OWNER }));
       const lost = await store.spends.record(spend({ characters: 6, owner: OWNER }));
-      await store.spends.settle(delivered, 'delivered');
-      await store.spends.settle(lost, 'undelivered');
-      await store.spends.settle(lost, 'delivered');
+      await store.spends.finish(delivered, 'delivered');
+      await store.spends.finish(lost, 'undelivered');
+      await store.spends.finish(lost, 'delivered');
       expect(await rows()).toEqual([
         { characters: 4, owner: null, undelivered: 0, unconfirmed: 0 },
         { characters: 6, owner: null, undelivered: 1, unconfirmed: 0 },
@@ -176,13 +179,14 @@ forEachBackend((store, backend) => {
       expect(await store.spends.monthTotals('2025-03', G1)).toEqual({ spent: 10, saved: 0 });
     });
 
-    it("left by a dead process: its next start settles its own accepted spends as undelivered and releases its holds, no one else's", async () => {
+    it("left by a dead process: its next start finishes its own spends written ahead as undelivered and releases its holds, no one else's", async () => {
       await held(15);
       const elsewhere = await store.budgets.hold({
         guildId: G1,
         userId: B,
         characters: 5,
         limits: { guildMonthlyChars: 100 },
+        refuses: budgetPassed,
         ttlMs: 60_000,
         at: new Date('2025-03-10T12:00:00Z'),
         owner: 'app:shard-1',
@@ -190,15 +194,15 @@ forEachBackend((store, backend) => {
       expect(elsewhere.status).toBe('held');
       await store.spends.record(spend({ characters: 7, owner: OWNER }));
       await store.spends.record(spend({ characters: 3, owner: 'app:shard-1' }));
-      const settled = await store.spends.record(spend({ characters: 2, owner: OWNER }));
-      await store.spends.settle(settled, 'delivered');
+      const finished = await store.spends.record(spend({ characters: 2, owner: OWNER }));
+      await store.spends.finish(finished, 'delivered');
       expect(await counted()).toBe(15 + 5 + 7 + 3 + 2);
 
       // Written before its request left, no answer seen when the process died.
       await store.spends.record(spend({ characters: 4, owner: OWNER, unconfirmed: true }));
       expect(await counted()).toBe(15 + 5 + 7 + 3 + 2 + 4);
 
-      expect(await store.spends.settleLeftBy(OWNER)).toEqual({ accepted: 1, inFlight: 1, inFlightCharacters: 4 });
+      expect(await store.spends.finishLeftBy(OWNER)).toEqual({ confirmed: 1, inFlight: 1, inFlightCharacters: 4 });
       expect(await store.budgets.releaseLeftBy(OWNER)).toBe(1);
       // What was in flight stays spent: the service may have charged it.
       expect(await counted()).toBe(5 + 7 + 3 + 2 + 4);
@@ -208,18 +212,18 @@ forEachBackend((store, backend) => {
         { characters: 2, owner: null, undelivered: 0, unconfirmed: 0 },
         { characters: 4, owner: null, undelivered: 1, unconfirmed: 1 },
       ]);
-      // Nothing left of it: a second start finds nothing to settle.
-      expect(await store.spends.settleLeftBy(OWNER)).toEqual({ accepted: 0, inFlight: 0, inFlightCharacters: 0 });
+      // Nothing left of it: a second start finds nothing to finish.
+      expect(await store.spends.finishLeftBy(OWNER)).toEqual({ confirmed: 0, inFlight: 0, inFlightCharacters: 0 });
       expect(await store.budgets.releaseLeftBy(OWNER)).toBe(0);
     });
 
-    it("written before the request left: the service's acceptance confirms it with its figures, and changes no count", async () => {
+    it("written before the request left: the service's 2xx confirms it with its figures, and changes no count", async () => {
       const hold = await held(30);
       const id = await store.spends.record(spend({ characters: 10, owner: OWNER, hold, unconfirmed: true }));
       expect(await counted()).toBe(30);
       expect(await store.spends.monthTotals('2025-03', G1)).toEqual({ spent: 10, saved: 0 });
       const resetAt = new Date('2025-04-01T00:00:00Z');
-      await store.spends.accept(id, {
+      await store.spends.confirm(id, {
         requestId: 'req_1',
         service: { used: 50, limit: 300_000, remaining: 299_950, resetAt },
         at: new Date('2025-03-10T12:00:01Z'),
@@ -228,8 +232,8 @@ forEachBackend((store, backend) => {
       expect(await store.spends.monthTotals('2025-03', G1)).toEqual({ spent: 10, saved: 0 });
       expect((await store.quota.get()).service).toMatchObject({ month: '2025-03', used: 50, remaining: 299_950 });
       // Accepted: a definite "not charged" can no longer take it back.
-      expect(await store.spends.release(id, spend({ characters: 10, owner: OWNER, hold }))).toBe(false);
-      await store.spends.settle(id, 'delivered');
+      expect(await store.spends.erase(id, spend({ characters: 10, owner: OWNER, hold }))).toBe(false);
+      await store.spends.finish(id, 'delivered');
       expect(await rows()).toEqual([{ characters: 10, owner: null, undelivered: 0, unconfirmed: 0 }]);
     });
 
@@ -239,15 +243,37 @@ forEachBackend((store, backend) => {
       const sent = spend({ characters: 10, owner: OWNER, hold, unconfirmed: true });
       const id = await store.spends.record(sent);
       expect(await store.spends.monthTotals('2025-03', G1)).toEqual({ spent: 15, saved: 0 });
-      expect(await store.spends.release(id, sent)).toBe(true);
+      expect(await store.spends.erase(id, sent)).toBe(true);
       expect(await store.spends.monthTotals('2025-03', G1)).toEqual({ spent: 5, saved: 0 });
       expect(await store.spends.memberDayTotals(G1, A, '2025-03-10')).toEqual({ spent: 0, saved: 0 });
       // The request may send the part again: its hold has the characters back while it lives.
       expect(await counted()).toBe(5 + 30);
       await store.budgets.release(hold);
       expect(await counted()).toBe(5);
-      expect(await store.spends.release(id, sent)).toBe(false);
-      expect(await store.spends.settleLeftBy(OWNER)).toEqual({ accepted: 0, inFlight: 0, inFlightCharacters: 0 });
+      expect(await store.spends.erase(id, sent)).toBe(false);
+      expect(await store.spends.finishLeftBy(OWNER)).toEqual({ confirmed: 0, inFlight: 0, inFlightCharacters: 0 });
+    });
+
+    it('written again by the same token (its first answer lost): one row, counted once', async () => {
+      const saving = spend({ characters: 6, cached: true, token: 'saved-once' });
+      const paidOnce = spend({ characters: 9, token: 'paid-once' });
+      for (const row of [saving, saving, paidOnce, paidOnce]) await store.spends.record(row);
+      expect(await store.spends.monthTotals('2025-03', G1)).toEqual({ spent: 9, saved: 6 });
+      expect(await store.spends.memberDayTotals(G1, A, '2025-03-10')).toEqual({ spent: 9, saved: 6 });
+      expect(await counted()).toBe(9);
+    });
+
+    it('written ahead, its answer lost (no ID known): taken back by its token, once; no other row touched', async () => {
+      const hold = await held(30);
+      await store.spends.record(spend({ characters: 7, owner: OWNER, unconfirmed: true, token: 'other' }));
+      const lost = spend({ characters: 10, owner: OWNER, hold, unconfirmed: true, token: 'lost-answer' });
+      await store.spends.record(lost);
+      expect(await store.spends.monthTotals('2025-03', G1)).toEqual({ spent: 17, saved: 0 });
+      expect(await store.spends.erase(undefined, lost)).toBe(true);
+      expect(await store.spends.erase(undefined, lost)).toBe(false);
+      expect(await store.spends.monthTotals('2025-03', G1)).toEqual({ spent: 7, saved: 0 });
+      expect(await counted()).toBe(7 + 30);
+      expect(await store.spends.finishLeftBy(OWNER)).toEqual({ confirmed: 0, inFlight: 1, inFlightCharacters: 7 });
     });
 
     it('taken back after its member asked to be forgotten: the pseudonym their day now counts under is lowered', async () => {
@@ -255,7 +281,7 @@ forEachBackend((store, backend) => {
       const id = await store.spends.record(sent);
       await store.privacy.forgetMember(A, G1, new Date('2025-03-10T12:00:00Z'));
       expect(await counted('memberDailyChars')).toBe(10);
-      expect(await store.spends.release(id, sent)).toBe(true);
+      expect(await store.spends.erase(id, sent)).toBe(true);
       expect(await counted('memberDailyChars')).toBe(0);
       expect(await counted()).toBe(0);
     });
@@ -326,6 +352,7 @@ forEachBackend((store, backend) => {
       userId: A,
       characters,
       limits: { guildMonthlyChars: 100 },
+      refuses: budgetPassed,
       ttlMs: 60_000,
       at,
       ...over,

@@ -27,6 +27,23 @@ forEachBackend((store) => {
       expect((await store.voiceLibrary.add(clone(G1, 'other', 'clone_ccc'), { maxPerGuild: 1 })).status).toBe('full');
     });
 
+    // bb12: a clone's name was matched as one substring: "my own voice" was not found by "own my".
+    it('finds a clone by each word typed, in any order, of its name or ID, in its own guild only, within the limit', async () => {
+      await store.voiceLibrary.add(clone(G1, 'my own voice', 'clone_mine'));
+      await store.voiceLibrary.add(clone(G1, 'Own Voice Two', 'clone_two'));
+      await store.voiceLibrary.add(clone(G2, 'my own voice', 'clone_theirs'));
+      const found = async (typed: string, limit?: number) =>
+        (await store.voiceLibrary.list(G1, { contains: typed, ...(limit === undefined ? {} : { limit }) })).map(
+          (v) => v.voiceId,
+        );
+      expect(await found('own my')).toEqual(['clone_mine']);
+      expect(await found('voice  OWN')).toEqual(['clone_mine', 'clone_two']);
+      expect(await found('own mine')).toEqual(['clone_mine']);
+      expect(await found('own voice', 1)).toEqual(['clone_mine']);
+      expect(await found('own his')).toEqual([]);
+      expect(await found('100%_ own')).toEqual([]);
+    });
+
     it('reserves a name before the paid call: a second reservation or add of it is refused, its own add takes it', async () => {
       const reserve = (name: string, maxPerGuild?: number) =>
         store.voiceLibrary.reserveName({
@@ -123,6 +140,23 @@ forEachBackend((store) => {
       expect(member?.voice).toBeUndefined();
       expect(member?.tone).toBe('warm');
       expect(await store.voiceLibrary.delete(G1, 'clone_aaa')).toBeUndefined();
+    });
+
+    it("keeps a deleted voice's name on the rows whose voice it was, until told, cleared or another voice is set", async () => {
+      await store.voiceLibrary.add(clone(G1, 'Grandpa', 'clone_aaa'));
+      await store.memberDefaults.set(G1, MEMBER, { voice: 'clone_aaa' });
+      await store.memberDefaults.set(G1, ADMIN, { voice: 'clone_aaa', tone: 'warm' });
+      await store.voiceLibrary.delete(G1, 'clone_aaa');
+      expect(await store.memberDefaults.get(G1, MEMBER)).toMatchObject({ voiceDeleted: 'Grandpa' });
+      expect((await store.memberDefaults.get(G1, MEMBER))?.voice).toBeUndefined();
+      // Told: the mark goes, and with it a row that held nothing else.
+      expect(await store.memberDefaults.unset(G1, MEMBER, ['voiceDeleted'])).toBeUndefined();
+      expect(await store.memberDefaults.get(G1, MEMBER)).toBeUndefined();
+      // Another voice set: the mark goes, the rest stays.
+      expect(await store.memberDefaults.set(G1, ADMIN, { voice: 'voice-b-ko-f-01' })).not.toHaveProperty(
+        'voiceDeleted',
+      );
+      expect((await store.memberDefaults.get(G1, ADMIN))?.tone).toBe('warm');
     });
 
     it('notes soundboard sounds saved from a cloned voice, and hands them back when the voice is deleted', async () => {

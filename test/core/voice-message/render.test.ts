@@ -14,7 +14,7 @@ import { AudioCache } from '../../../src/core/cache/audio-cache.ts';
 import { partCacheKey } from '../../../src/core/sourcing/part-request.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { encodeWav, toneSamples } from '@saybot/voice-sandbox/synth.ts';
-import { PartSource } from '../../../src/core/sourcing/part-source.ts';
+import { PartSource, orderedPart } from '../../../src/core/sourcing/part-source.ts';
 import { partPackets } from '../../../src/core/cache/audio-fill.ts';
 import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';
 import {
@@ -29,9 +29,9 @@ import { IS_VOICE_MESSAGE } from '@saybot/local-discord/voice-message.ts';
 import { audibleEndSeconds, hearVoiceMessage, pageFlags } from './helpers.ts';
 import { START_PACING, useSandbox } from '../../support/speech-rig.ts';
 import { Accounting } from '../../../src/core/quota/accounting.ts';
+import { MONEY_RULES } from '../../../src/core/quota/money.ts';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import type { Store } from '../../../src/core/store/types.ts';
-import { orderedPart } from '../../../src/core/order/clips.ts';
 
 const RATE = 48000;
 const VOICE = 'voice-b-en-m-02'; // 200 Hz
@@ -64,6 +64,7 @@ afterEach(() => store.close());
 const books = () =>
   new Accounting({
     store,
+    rules: MONEY_RULES,
     budgets: { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 },
     planCharacterLimit: 300_000,
     logger: silentLogger,

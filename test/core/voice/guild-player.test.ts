@@ -23,7 +23,7 @@ import {
   trustCertificate,
 } from '../../packages/local-discord/helpers.ts';
 
-const GUILDS = 18;
+const GUILDS = 19;
 const guilds = Array.from({ length: GUILDS }, (_, i) => guildSpec(i + 1));
 let nextGuild = 0;
 let fake: FakeDiscord;
@@ -87,7 +87,7 @@ const settled = () => new Promise((resolve) => setImmediate(resolve));
  */
 function enqueue(player: GuildPlayer, clip: TestClip): Promise<PlaybackResult> {
   const behind = player.busy;
-  const turn = player.hold({ owner: clip, clips: 1, channelId: player.channelId ?? 'none' });
+  const turn = player.place({ owner: clip, clips: 1, channelId: player.channelId ?? 'none' });
   void turn.near.then(() => {
     if (behind && turn.endedAs === undefined) clip.events?.push('prepare');
   });

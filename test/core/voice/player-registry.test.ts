@@ -41,7 +41,7 @@ afterAll(async () => {
 
 /** A one-clip order of a sine, played in its turn as the pipeline plays one. */
 async function playSine(player: GuildPlayer, seconds: number): Promise<PlaybackResult> {
-  const turn = player.hold({ owner: { label: 'sine' }, clips: 1, channelId: player.channelId ?? 'none' });
+  const turn = player.place({ owner: { label: 'sine' }, clips: 1, channelId: player.channelId ?? 'none' });
   await turn.take();
   try {
     return await turn.play(Readable.from(sineOpusPackets(440, seconds))).result;

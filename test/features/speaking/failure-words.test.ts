@@ -16,7 +16,7 @@ import {
 import { AudioTooLongError, ClipError } from '../../../src/core/audio/errors.ts';
 import { DictionaryUnavailableError } from '../../../src/features/autoread/index-dictionary.ts';
 import { FreeVoiceFailedError, FreeVoiceMissingError } from '../../../src/core/free-voice/free-voice-engine.ts';
-import { OverSecondsCapError } from '../../../src/core/quota/capacity.ts';
+import { OverSecondsCapError } from '../../../src/core/characters.ts';
 import { afterPaying } from '../../../src/core/quota/money.ts';
 import { AudioStalledError } from '../../../src/core/voice/audio-stalled.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
@@ -139,7 +139,7 @@ describe("a failure's words follow what the service did, not who answered in its
     expect(words[0]).not.toMatch(/plan|key|quota|month|busy|nothing was spent/i);
   });
 
-  // A 429 is a refusal, never a charge (issue 94): one not the service's own word on the month is told as busy.
+  // A 429 not the service's own may have passed the request on first (bb11): maybe charged, never told busy.
   it.each([
     ['quota-shaped, no request ID', new QuotaExceededError('x', { status: 429 })],
     [
@@ -148,16 +148,27 @@ describe("a failure's words follow what the service did, not who answered in its
     ],
     ['busy-shaped', new RateLimitedError('x', { status: 429 })],
   ] as const)(
-    "a 429 not the service's own (%s): nothing charged, the voice service is busy, in every language",
+    "a 429 not the service's own (%s): may have been charged, never busy, in every language",
     (_what, error) => {
-      const { message } = describeFailure(error.chargedAs('not-charged'));
-      expect(message).toEqual({ key: 'error.api.rateLimited' });
+      const { message } = describeFailure(error.chargedAs('maybe-charged'));
+      expect(message).toEqual({ key: 'error.api.refusedOnTheWay.maybeCharged', params: { status: 429 } });
       const words = ['en-US', 'ko', 'ja'].map((locale) => t(locale, message.key, message.params));
       expect(new Set(words).size).toBe(3);
-      expect(words[0]).toMatch(/busy/);
-      expect(words[0]).not.toMatch(/counted|spent|used up/i);
+      expect(words[0]).not.toMatch(/busy|used up/i);
+      expect(words[0]).toMatch(/counted as spent/);
     },
   );
+
+  // The service's own 429 that is not its word on the month (a short wait): nothing charged, busy.
+  it("the service's own 429 with a short wait: nothing charged, the voice service is busy, in every language", () => {
+    const error = new RateLimitedError('x', { status: 429, fromService: true }).chargedAs('not-charged');
+    const { message } = describeFailure(error);
+    expect(message).toEqual({ key: 'error.api.rateLimited' });
+    const words = ['en-US', 'ko', 'ja'].map((locale) => t(locale, message.key, message.params));
+    expect(new Set(words).size).toBe(3);
+    expect(words[0]).toMatch(/busy/);
+    expect(words[0]).not.toMatch(/counted|spent|used up/i);
+  });
 
   it("the service's own 429 without usage figures (they are optional) is still its month used up", () => {
     const error = new QuotaExceededError('x', { status: 429, fromService: true }).chargedAs('not-charged');
@@ -381,6 +392,18 @@ describe('a budget refused outside servers (a user install: a DM, a group DM, a 
       expect(words[2]).not.toContain('このサーバー');
     },
   );
+
+  // bb14 "minor words": "a monthly budget of 2 characters: 1 are used"; in a server and outside, en takes the count.
+  it.each([false, true])('a monthly budget at 1 (outside servers: %s): en says "1 character", "1 is used"', (out) => {
+    const words = (limit: number, used: number) => {
+      const refusal = new Refusal({ code: 'budget-guild-month', limit, used, needed: 2, resetAt: reset });
+      const { message } = describeFailure(refusal, { planFigures: false, outsideServer: out });
+      return t('en-US', message.key, message.params);
+    };
+    expect(words(2, 1)).toMatch(/ 2 characters: 1 is used and this needs 2\./);
+    expect(words(1, 1)).toMatch(/ 1 character: 1 is used and this needs 2\./);
+    expect(words(3, 2)).toMatch(/ 3 characters: 2 are used and this needs 2\./);
+  });
 });
 
 describe("the service's own 5xx", () => {
@@ -428,5 +451,24 @@ describe('every reason a helper\'s voice join failed names that bot, never "I/my
       expect(text, locale).not.toBe(t(locale, main.message.key, main.message.params));
     }
     expect(t('en-US', helper.message.key, helper.message.params)).not.toMatch(/\b(I|my|me|myself)\b/);
+  });
+});
+
+// bb13: "You already have 1 requests waiting", "(1 clips waiting, at most 1)".
+describe('a full queue is told in the plural its figures take, in en; in ja and ko, with their counters', () => {
+  const said = (refusal: Refusal, locale: string) => {
+    const { message } = describeFailure(refusal);
+    return t(locale, message.key, message.params);
+  };
+  it.each([
+    [1, 'You already have 1 request waiting', '(1 clip waiting, at most 1)'],
+    [2, 'You already have 2 requests waiting', '(2 clips waiting, at most 2)'],
+  ] as const)('%i waiting', (n, member, clips) => {
+    const full = new Refusal({ code: 'queue-member-full', limit: n, queued: n });
+    const channel = new Refusal({ code: 'queue-guild-full', bound: 'clips', limit: n, queued: n });
+    expect(said(full, 'en-US')).toContain(member);
+    expect(said(channel, 'en-US')).toContain(clips);
+    expect(said(full, 'ja')).toContain(`すでに ${n} 件のリクエスト`);
+    expect(said(channel, 'ko')).toContain(`대기 중 ${n}개, 최대 ${n}개`);
   });
 });

@@ -16,7 +16,7 @@ import { MEMBER_REQUEST, SpeechPipeline } from '../../../src/core/order/pipeline
 import { silentLogger } from '../../../src/core/log.ts';
 
 /** The gate's acceptance answer, as the core reaches it (the port). */
-const judge = gatePort.admits;
+const judge = gatePort.allows;
 import type { Effect, Effects, Place } from '../../../src/features/speaking/gate-types.ts';
 
 const rights = (...bits: bigint[]) => new PermissionsBitField(bits);
@@ -137,7 +137,7 @@ describe('the rights port, asking the questions (rightsPort)', () => {
     const { state, rights } = port();
     const refusal = new Error('may not speak there');
     state.verdict = { kind: 'refused', error: refusal };
-    expect(rightsPort(rights).admit(order(EFFECTS))).toEqual({ kind: 'refused', error: refusal });
+    expect(rightsPort(rights).allow(order(EFFECTS))).toEqual({ kind: 'refused', error: refusal });
     // The pipeline never takes it: nothing of it is split, held or paid (none of its parts is given).
     const pipeline = new SpeechPipeline({
       rights: rightsPort(rights),
@@ -156,7 +156,7 @@ describe('the rights port, asking the questions (rightsPort)', () => {
   it("asks the port before each part ahead of the order's own check, and again right before its post", async () => {
     const { state, rights } = port();
     state.verdict = { kind: 'allowed', privately: true };
-    const job = rightsPort(rights).admit(order(EFFECTS, () => ({ code: 'ignored' })));
+    const job = rightsPort(rights).allow(order(EFFECTS, () => ({ code: 'ignored' })));
     if (job.kind !== 'allowed') throw new Error('refused');
     expect(job.privately).toBe(true);
     const given = job.order;
@@ -172,7 +172,7 @@ describe('the rights port, asking the questions (rightsPort)', () => {
   it('holds an order that declares no effects to nothing of its own', () => {
     const { state, rights } = port();
     const plain = order();
-    const job = rightsPort(rights).admit(plain);
+    const job = rightsPort(rights).allow(plain);
     if (job.kind !== 'allowed') throw new Error('refused');
     expect(job.order).toBe(plain);
     expect([job.privately, job.postsPrivately()]).toEqual([false, false]);
@@ -182,10 +182,10 @@ describe('the rights port, asking the questions (rightsPort)', () => {
   it('answers a front-end before its order exists: the verdict, or the refusal thrown', () => {
     const { state, rights } = port();
     const asker = rightsPort(rights);
-    expect(asker.requireAdmitted(EFFECTS)).toEqual({ kind: 'allowed', privately: false });
+    expect(asker.requireAllowed(EFFECTS)).toEqual({ kind: 'allowed', privately: false });
     const refusal = new Error('no Connect');
     state.verdict = { kind: 'refused', error: refusal };
-    expect(() => asker.requireAdmitted(EFFECTS)).toThrow(refusal);
-    expect(asker.admits(EFFECTS)).toEqual(state.verdict);
+    expect(() => asker.requireAllowed(EFFECTS)).toThrow(refusal);
+    expect(asker.allows(EFFECTS)).toEqual(state.verdict);
   });
 });

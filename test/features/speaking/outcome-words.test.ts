@@ -17,17 +17,18 @@ import { FreeVoiceFailedError } from '../../../src/core/free-voice/free-voice-en
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { SpeechOutcome } from '../../../src/core/order/pipeline.ts';
 import {
-  CutAfterPayingError,
+  LostAfterPayingError,
   PaidPartWayError,
   QuoteExceededError,
   afterPaying,
 } from '../../../src/core/quota/money.ts';
-import { OverSecondsCapError } from '../../../src/core/quota/capacity.ts';
+import { OverSecondsCapError } from '../../../src/core/characters.ts';
 import { RightsRevokedError } from '../../../src/core/order/rights.ts';
 import { RenderStoppedError, SpeechInputError } from '../../../src/core/order-errors.ts';
 import { VoiceJoinError } from '../../../src/core/voice/connection-session.ts';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import {
+  fallbackVoiceLabel,
   OutcomeMismatchError,
   wordOutcome,
   wordsText,
@@ -250,7 +251,7 @@ describe('one outcome, worded in one place', () => {
         new OversizedResponseError('too long', { status: 200, charge: 'charged' }),
         new UnexpectedResponseError('not audio', { status: 200, charge: 'charged' }),
         new PaidPartWayError(48, new ServerError('503', { status: 503 })),
-        new CutAfterPayingError(48, new ConnectionError('reset', 'ECONNRESET', { charge: 'charged' })),
+        new LostAfterPayingError(48, new ConnectionError('reset', 'ECONNRESET', { charge: 'charged' })),
         new RenderStoppedError(48, 0),
       ])
         expect(words(error, 48)).toEqual(describeFailure(error).message);
@@ -467,7 +468,7 @@ describe('one outcome, worded in one place', () => {
     ],
     [
       'audio cut part-way after the 2xx, with all the order paid',
-      new CutAfterPayingError(77, new ConnectionError('reset', 'ECONNRESET', { charge: 'charged' })),
+      new LostAfterPayingError(77, new ConnectionError('reset', 'ECONNRESET', { charge: 'charged' })),
       'error.api.undelivered.paid',
     ],
   ];
@@ -574,7 +575,7 @@ describe('one outcome, worded in one place', () => {
         [
           new ServerError('502', { status: 502, charge: 'maybe-charged' }),
           new ConnectionError('reset', 'ECONNRESET', { charge: 'charged' }),
-          new CutAfterPayingError(41, new ConnectionError('reset', 'ECONNRESET', { charge: 'charged' })),
+          new LostAfterPayingError(41, new ConnectionError('reset', 'ECONNRESET', { charge: 'charged' })),
         ].map((partWay) => [name, kind, partWay.constructor.name, front, partWay] as const),
       ),
   );
@@ -601,7 +602,7 @@ describe('one outcome, worded in one place', () => {
           new ServerError('502', { status: 502, charge: 'maybe-charged' }),
           new BadRequestError('400', { status: 400, charge: 'not-charged' }),
           new UnexpectedResponseError('not audio', { status: 200, charge: 'charged' }),
-          new CutAfterPayingError(46, new ConnectionError('reset', 'ECONNRESET', { charge: 'charged' })),
+          new LostAfterPayingError(46, new ConnectionError('reset', 'ECONNRESET', { charge: 'charged' })),
           new PaidPartWayError(46, new ServerError('503', { status: 503 })),
         ].map((partWay) => [name, kind, partWay.constructor.name, front, partWay] as const),
       ),
@@ -712,6 +713,15 @@ describe('one outcome, worded in one place', () => {
       expect(messagesOf(wordOutcome(outcome, { flavour: 'studio' }))).toContainEqual(stoodIn[0]);
     },
   );
+
+  // A sample the free voice spoke names it as /say's reply does, in the same words (bb13's hole 4).
+  it.each([0, 12])('a dashboard sample the free voice stood in for, %i paid before: named as /say names it', (paid) => {
+    const standIn = { voice: 'free-en-f', cause: 'service-failed', paidBefore: paid } as const;
+    const said = messagesOf(wordOutcome({ ...OUTCOMES.files!, standIn } as SpeechOutcome, { flavour: 'sample' }));
+    expect(said.map((message) => message.key)).toEqual(['sample.freeVoiceStoodIn']);
+    for (const locale of LOCALES)
+      expect(wordsText(locale, said[0]!)).toContain(fallbackVoiceLabel(locale, 'free-en-f', 'service-failed', paid));
+  });
 
   // Every front-end that can speak a free line, every way its order can end but failing.
   const speaksFreeLines = FRONTS.filter(([, front]) => ['command', 'user-install', 'scene'].includes(front.flavour));

@@ -53,6 +53,16 @@ describe('faults', () => {
     expect(server.requests[0]).toMatchObject({ fault: 'slow:200', status: 200 });
   });
 
+  it('slow:<ms> hurried: the usual answer as soon as the double is told, not after the delay', async () => {
+    server.faults.set('slow:600000');
+    const asked = speak();
+    await expect.poll(() => server.requests.length).toBe(1);
+    expect(server.requests[0]!.status).toBeUndefined();
+    server.hurry();
+    await hear(await asked);
+    expect(server.requests[0]).toMatchObject({ fault: 'slow:600000', status: 200 });
+  });
+
   it("html-error: 502 with a proxy's page; status:<code>: that status in each API's own error shape", async () => {
     voicevox.faults.set('html-error');
     const page = await synthesis();

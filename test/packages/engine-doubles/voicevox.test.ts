@@ -133,7 +133,7 @@ describe('the VOICEVOX double', () => {
     ]);
   });
 
-  it('honours speedScale (duration), pitchScale (octaves), volumeScale, outputSamplingRate and outputStereo', async () => {
+  it('honours speedScale (duration), pitchScale (on log F0), volumeScale, outputSamplingRate and outputStereo', async () => {
     const query = await audioQuery(TEXT, 10);
     const plain = await hear(await synthesis(10, query));
     const fast = await hear(await synthesis(10, { ...query, speedScale: 2 }));
@@ -141,6 +141,10 @@ describe('the VOICEVOX double', () => {
     const higher = await hear(await synthesis(10, { ...query, pitchScale: 0.15 }));
     expect(Math.abs((higher.pitchHz ?? 0) - (double.pitchHz(10, 0.15) ?? -1))).toBeLessThan(4);
     expect(higher.pitchHz! - plain.pitchHz!).toBeGreaterThan(50);
+    // VOICEVOX multiplies the log of F0 by 2^pitchScale: this scale makes the style's log F0 one ln 2 more, an octave.
+    const octave = Math.log2(1 + Math.LN2 / Math.log(double.pitchHz(10)!));
+    const up = await hear(await synthesis(10, { ...query, pitchScale: octave }));
+    expect(Math.abs(12 * Math.log2(up.pitchHz! / (2 * double.pitchHz(10)!)))).toBeLessThan(1);
     const quiet = await hear(await synthesis(10, { ...query, volumeScale: 0.5 }));
     expect(plain.levelDbfs - quiet.levelDbfs).toBeCloseTo(6.02, 1);
     const other = await hear(await synthesis(10, { ...query, outputSamplingRate: 16000, outputStereo: true }));

@@ -457,3 +457,30 @@ describe('FakeDiscord: rate limits per token, the invalid request limit per host
     expect((await rest(fake, TOKEN, 'GET', '/users/@me')).status).toBe(429);
   });
 });
+
+describe("FakeDiscord: an interaction's webhook is its application's bucket", () => {
+  let fake: FakeDiscord;
+
+  beforeAll(async () => {
+    fake = await FakeDiscord.start({ token: TOKEN, applicationId: APP_ID, guilds: [g], log: () => undefined });
+  });
+
+  afterAll(async () => {
+    await fake?.close();
+  });
+
+  it("a 429 armed for a helper's bucket meets the helper's token-less webhook, not the main application's", async () => {
+    const helper = fake.addBotApplication();
+    fake.rateLimit({ route: 'webhook-follow-up', botUserId: helper.userId, retryAfterMs: 60_000 });
+    const followUp = (applicationId: string) =>
+      fetch(`${fake.restUrl}/v10/webhooks/${applicationId}/no-such-token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'hi' }),
+      });
+    expect((await followUp(APP_ID)).status).not.toBe(429);
+    const limited = await followUp(helper.applicationId);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('x-ratelimit-bucket')).toContain(helper.applicationId);
+  });
+});

@@ -81,4 +81,33 @@ describe('FakeDiscord: 429s as Discord sends them', () => {
       rig.fake.restLog.filter((e) => e.path.endsWith(`/channels/${g1.textChannelId}/messages`)).map((e) => e.status),
     ).toEqual([429, 200]);
   });
+
+  it("interactionToken and times: Infinity hold one interaction's webhook with 429s until clearRateLimits; another's goes through", async () => {
+    const edits: Array<Promise<unknown>> = [];
+    const answer = (): Promise<void> =>
+      nextInteraction(rig.client, async (interaction) => {
+        if (!interaction.isChatInputCommand()) return;
+        await interaction.deferReply();
+        edits.push(interaction.editReply(`edit ${edits.length}`));
+      });
+    const first = answer();
+    const held = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    rig.fake.rateLimit({ route: 'webhook-edit', interactionToken: held.token, retryAfterMs: 50, times: Infinity });
+    await first;
+    // Refused again and again while held (the 429s come a retry_after apart).
+    const refusals = (): number =>
+      rig.fake.restLog.filter((e) => e.path.includes(held.token) && e.status === 429).length;
+    await expect.poll(refusals).toBeGreaterThanOrEqual(3);
+    const second = answer();
+    const other = await rig.fake.command({ guildId: g1.id, userId: alice.id, name: 'say' });
+    await second;
+    expect(await other.waitFor((r) => r.kind === 'edit-original', 20_000)).toMatchObject({ content: 'edit 1' });
+    expect(held.responses.map((r) => r.kind)).toEqual(['callback']);
+    rig.fake.clearRateLimits();
+    await Promise.all(edits);
+    expect(held.responses.map((r) => [r.kind, r.content])).toEqual([
+      ['callback', undefined],
+      ['edit-original', 'edit 0'],
+    ]);
+  });
 });

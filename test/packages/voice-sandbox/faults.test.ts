@@ -129,6 +129,25 @@ describe("the service's own error and a gateway's after a charge", () => {
     expect(rig.sandbox.requests[0]?.clonedVoiceId).toBeDefined();
     expect(rig.sandbox.charactersBilled()).toBe(2);
   });
+
+  it("gateway-after-charge with the service's headers forwarded: its request ID and figures after the charge, and its own", async () => {
+    rig.sandbox.injectFault({
+      kind: 'gateway-after-charge',
+      status: 429,
+      body: '{"error":"Too Many Requests"}',
+      contentType: 'application/json',
+      serviceHeaders: true,
+      headers: { 'Retry-After': '1' },
+      endpoint: 'tts',
+    });
+    const response = await tts(rig.sandbox, TEXT);
+    expect(response.status).toBe(429);
+    expect(await response.text()).toBe('{"error":"Too Many Requests"}');
+    expect(response.headers.get('x-request-id')).toBe(rig.sandbox.requests[0]?.id);
+    expect(response.headers.get('x-ratelimit-used')).toBe(String(rig.sandbox.charactersBilled()));
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(rig.sandbox.charactersBilled()).toBe(TEXT.text.length);
+  });
 });
 
 describe('faults on the normal response', () => {

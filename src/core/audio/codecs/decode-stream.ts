@@ -23,6 +23,8 @@ export class DecodeTo48kStream extends Transform {
   readonly #writer: Pcm48kWriter;
   readonly #sink: PcmSink;
   #freed = false;
+  /** The rate of the first samples decoded (the encoder's EncoderSpec.sourceRate). */
+  sourceRate: number | undefined;
 
   /** `choose`: the output's channels from the source's (default: always stereo). */
   constructor(decoder: StreamDecoder, choose?: ChannelChoice) {
@@ -30,6 +32,7 @@ export class DecodeTo48kStream extends Transform {
     this.#decoder = decoder;
     this.#writer = new Pcm48kWriter(choose);
     this.#sink = (channels, length, sampleRate) => {
+      this.sourceRate ??= sampleRate;
       const bytes = this.#writer.write(channels, length, sampleRate);
       if (bytes && bytes.length > 0) this.#pushFrames(bytes);
     };

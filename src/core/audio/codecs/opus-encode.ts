@@ -23,8 +23,8 @@ interface FrameEncoder {
   close(): void;
 }
 
-function openEncoder(settings: Readonly<OpusSettings>, channels: 1 | 2): FrameEncoder {
-  const spec = encoderSpec(settings, channels);
+function openEncoder(settings: Readonly<OpusSettings>, channels: 1 | 2, sourceRate?: number): FrameEncoder {
+  const spec = encoderSpec(settings, channels, sourceRate);
   if (settings.thread === 'workers') return sharedEncoderPool(settings.workers).open(spec);
   const native = createNativeEncoder(spec);
   return {
@@ -42,13 +42,15 @@ function openEncoder(settings: Readonly<OpusSettings>, channels: 1 | 2): FrameEn
   };
 }
 
-/** s16le 48 kHz PCM in (a partial last frame dropped), one Opus packet out each; `channels` asked late. */
-export function createOpusEncoder(channels: () => 1 | 2, settings: Readonly<OpusSettings>): Transform {
-  return new OpusEncodeStream(channels, settings);
+/** What the encoder asks of its source (DecodeTo48kStream) at its first frame. */
+type PcmSource = { readonly channels: 1 | 2; readonly sourceRate?: number | undefined };
+/** s16le 48 kHz PCM in (a partial last frame dropped), one Opus packet out each; `source` asked late. */
+export function createOpusEncoder(source: PcmSource, settings: Readonly<OpusSettings>): Transform {
+  return new OpusEncodeStream(source, settings);
 }
 
 class OpusEncodeStream extends Transform {
-  readonly #channels: () => 1 | 2;
+  readonly #source: PcmSource;
   readonly #settings: Readonly<OpusSettings>;
   #encoder: FrameEncoder | undefined;
   #frameBytes = 0;
@@ -58,21 +60,21 @@ class OpusEncodeStream extends Transform {
   #held: TransformCallback | undefined;
   #flushed: TransformCallback | undefined;
 
-  constructor(channels: () => 1 | 2, settings: Readonly<OpusSettings>) {
+  constructor(source: PcmSource, settings: Readonly<OpusSettings>) {
     super({
       readableObjectMode: true,
       readableHighWaterMark: ENCODED_AHEAD_PACKETS,
       writableHighWaterMark: frameBytes(2),
     });
-    this.#channels = channels;
+    this.#source = source;
     this.#settings = settings;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     if (!this.#encoder) {
-      const channels = this.#channels();
+      const { channels, sourceRate } = this.#source;
       try {
-        this.#encoder = openEncoder(this.#settings, channels);
+        this.#encoder = openEncoder(this.#settings, channels, sourceRate);
       } catch (error) {
         callback(error instanceof Error ? error : new Error(String(error)));
         return;

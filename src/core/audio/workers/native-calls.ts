@@ -1,10 +1,10 @@
 // A worker thread that may be inside a native addon's call is never ended from outside: terminate() during a call of
 // a node-addon-api addon (@discordjs/opus) aborts the whole process (nodejs/node-addon-api#902). So each such thread
-// shares one word with the main thread, FREE, NATIVE or RETIRE, changed atomically: a thread told to retire while FREE
+// shares one word with the main thread, OUTSIDE, NATIVE or RETIRE, changed atomically: a thread told to retire while OUTSIDE
 // is ended at once; while NATIVE it finishes that call and leaves by itself (process.exit ends only the worker).
 import { isMainThread, workerData, type Worker } from 'node:worker_threads';
 
-const FREE = 0;
+const OUTSIDE = 0;
 const NATIVE = 1;
 const RETIRE = 2;
 
@@ -50,11 +50,11 @@ function leave(): never {
 /** Runs `call` (a native addon call) so its thread is never ended mid-call; told to retire, it leaves. */
 export function nativeCall<T>(call: () => T): T {
   if (word === undefined) return call();
-  if (Atomics.compareExchange(word, 0, FREE, NATIVE) === RETIRE) leave();
+  if (Atomics.compareExchange(word, 0, OUTSIDE, NATIVE) === RETIRE) leave();
   try {
     return call();
   } finally {
-    if (Atomics.compareExchange(word, 0, NATIVE, FREE) === RETIRE) leave();
+    if (Atomics.compareExchange(word, 0, NATIVE, OUTSIDE) === RETIRE) leave();
   }
 }
 

@@ -20,6 +20,7 @@ export class MemberDefaultsArea extends Area {
     this.#fields = fields;
     this.#columns = {
       ...SPEECH_SETTING_COLUMNS,
+      voiceDeleted: 'voice_deleted',
       ...Object.fromEntries(fields.map(([name, declared]) => [name, declared.column])),
     };
   }
@@ -34,7 +35,7 @@ export class MemberDefaultsArea extends Area {
     );
     return {
       ...speechSettingsOf(row),
-      ...present(fields),
+      ...present({ ...fields, voiceDeleted: row.voice_deleted }),
       guildId: row.guild_id,
       userId: row.user_id,
       updatedAt: new Date(row.updated_at),
@@ -66,6 +67,7 @@ export class MemberDefaultsArea extends Area {
   async set(guildId: string, userId: string, settings: MemberDefaultsChange): Promise<MemberDefaults> {
     const changed = {
       ...given({ ...speechColumnsOf(settings, undefined), ...this.#fieldColumns(settings) }),
+      ...(settings.voice === undefined ? {} : { voice_deleted: null }),
       updated_at: Date.now(),
     };
     // One statement, so the merge is atomic without an explicit transaction.

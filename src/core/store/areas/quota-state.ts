@@ -1,7 +1,8 @@
 // The bot-wide quota state (`store.quota`): the service's latest figures (X-RateLimit-*, from any answer) and the
 // used-up month's mark, kept between restarts. Marks and figures only, the figures kept under the month of
 // src/core/calendar.ts they came in: what they mean, and when to set or clear a mark, is src/core/quota/'s decision.
-import type { QuotaMarkAccount, QuotaState, ServiceUsage } from '../quota-store.ts';
+import type { UsageInfo } from '../../api/errors.ts';
+import type { QuotaMarkAccount, QuotaState } from '../quota-store.ts';
 import { Area, dateOf, orNull, present, type Db } from '../dialect.ts';
 import { monthOf } from '../../calendar.ts';
 
@@ -39,7 +40,7 @@ export class QuotaArea extends Area {
   }
 
   /** The service's figures from an answer that spent nothing (its 429 or 400), kept as a spend's are. */
-  async noteService(service: ServiceUsage, at = new Date()): Promise<void> {
+  async noteService(service: UsageInfo, at = new Date()): Promise<void> {
     await noteServiceUsage(this.d.db, service, at);
   }
 
@@ -71,7 +72,7 @@ export class QuotaArea extends Area {
 }
 
 /** The service's usage figures as columns (NULL where it sent none). */
-export const serviceColumns = (service: ServiceUsage) => ({
+export const serviceColumns = (service: UsageInfo) => ({
   service_used: orNull(service.used),
   service_limit: orNull(service.limit),
   service_remaining: orNull(service.remaining),
@@ -79,7 +80,7 @@ export const serviceColumns = (service: ServiceUsage) => ({
 });
 
 /** Keeps an answer's figures as the latest (a slightly high one costs nothing); a missing one kept within the month. */
-export async function noteServiceUsage(trx: Db, service: ServiceUsage, at: Date): Promise<void> {
+export async function noteServiceUsage(trx: Db, service: UsageInfo, at: Date): Promise<void> {
   const month = monthOf(at);
   const given = serviceColumns(service);
   // An answer without figures says nothing of the month: the kept ones keep their own time.

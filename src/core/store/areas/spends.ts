@@ -1,7 +1,7 @@
 // The money's rows, stored and summed only: a server's budgets and the holds counted against them by every process
-// (`store.budgets`: what is spent and held summed inside the hold's transaction against the limits
-// src/core/quota/accounting.ts gives, in its order), the spends and their running totals (`store.spends`: as Accounting says,
-// written ahead, then confirmed, settled or taken back), each under src/core/calendar.ts' keys.
+// (`store.budgets`: what is spent and held summed inside the hold's transaction, for the limits and the rule
+// src/core/quota/accounting.ts gives), the spends and their running totals (`store.spends`: as Accounting says,
+// written ahead, then confirmed, finished or taken back), each under src/core/calendar.ts' keys.
 import { randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type {
@@ -11,7 +11,7 @@ import type {
   MonthBreakdown,
   NewBudgetHold,
   NewSpend,
-  SpendAcceptance,
+  SpendConfirmation,
   SpendOutcome,
   SpendsLeft,
   SpendTotals,
@@ -97,10 +97,9 @@ export class BudgetArea extends Area {
   }
 
   /**
-   * Holds `characters` unless they would pass one of `limits` (the first, in their order), counting what was spent plus
-   * live holds (any process):
-   * check and hold in one transaction, serialised per guild (and bot-wide when a bot limit is given), each limit read
-   * from its running total.
+   * Holds `characters` unless the books' rule (`refuses`) refuses them on what each of `limits` counts, spent plus live
+   * holds (any process): summed and held in one transaction, serialised per guild (and bot-wide when a bot limit is
+   * given), each limit read from its running total.
    */
   async hold(hold: NewBudgetHold): Promise<BudgetHoldResult> {
     const at = hold.at ?? new Date();
@@ -123,11 +122,11 @@ export class BudgetArea extends Area {
         // One row per guild that spent this month, never the month's spends.
         botMonthlyChars: { spent: 'spend_totals_guild_month', period: { month } },
       };
-      const needed = hold.characters;
-      for (const [budget, limit] of Object.entries(limits) as Array<[keyof BudgetHoldLimits, number]>) {
-        const used = await usedOf(trx, counted[budget]);
-        if (used + needed > limit) return { status: 'refused', budget, limit, used, needed };
-      }
+      const used: BudgetHoldLimits = {};
+      for (const budget of Object.keys(limits) as Array<keyof BudgetHoldLimits>)
+        used[budget] = await usedOf(trx, counted[budget]);
+      const refused = hold.refuses(limits, used, hold.characters);
+      if (refused !== undefined) return { status: 'refused', ...refused };
       const token = randomUUID();
       await trx
         .insertInto('budget_holds')
@@ -137,7 +136,7 @@ export class BudgetArea extends Area {
           user_id: userId,
           month,
           day,
-          characters: needed,
+          characters: hold.characters,
           expires_at: now + hold.ttlMs,
           owner: hold.owner ?? null,
         })
@@ -188,7 +187,7 @@ const totals = (eb: ExpressionBuilder<Database, 'spends'>) =>
 
 /** Spends and the running totals budget holds read, kept in the spend's transaction: `store.spends`. */
 export class SpendArea extends Area {
-  /** Records a spend (its row ID); one written ahead lowers its `hold` in the same transaction, never counted twice. */
+  /** Records a spend (its row ID), once by its token; one written ahead lowers its `hold` in the same transaction. */
   async record(spend: NewSpend): Promise<number> {
     const at = spend.at ?? new Date();
     const { month, day } = periodOf(at);
@@ -196,7 +195,7 @@ export class SpendArea extends Area {
     const { guild, member } = await this.#recordedAs(spend, at);
     const service = spend.service ?? {};
     return this.d.transaction(undefined, async (trx) => {
-      const { id } = await trx
+      const row = await trx
         .insertInto('spends')
         .values({
           at: at.getTime(),
@@ -213,10 +212,15 @@ export class SpendArea extends Area {
           undelivered: spend.undelivered === true ? 1 : 0,
           owner: orNull(spend.owner),
           unconfirmed: spend.unconfirmed === true ? 1 : 0,
+          token: orNull(spend.token),
         })
+        .onConflict((oc) => oc.column('token').doNothing())
         .returning('id')
-        .executeTakeFirstOrThrow();
-      if (spend.cached) return id;
+        .executeTakeFirst();
+      // Written before under its token (that answer lost): that row stands, counted once.
+      const before = trx.selectFrom('spends').select('id').where('token', '=', String(spend.token));
+      if (row === undefined) return (await before.executeTakeFirstOrThrow()).id;
+      if (spend.cached) return row.id;
       if (spend.hold !== undefined) {
         // A hold's characters stay above 0 (its CHECK): one its spends use up entirely is gone.
         await trx
@@ -233,29 +237,29 @@ export class SpendArea extends Area {
       await addToTotal(trx, { guild_id: guild, month, characters });
       await addToTotal(trx, { guild_id: guild, user_id: member, day, characters });
       if (spend.service !== undefined) await noteServiceUsage(trx, spend.service, at);
-      return id;
+      return row.id;
     });
   }
 
   /** The service charged a request written ahead: the spend is confirmed with its request ID and usage; no count changes. */
-  async accept(id: number, acceptance: SpendAcceptance): Promise<void> {
-    const at = acceptance.at ?? new Date();
+  async confirm(id: number, confirmation: SpendConfirmation): Promise<void> {
+    const at = confirmation.at ?? new Date();
     await this.d.transaction(undefined, async (trx) => {
       await trx
         .updateTable('spends')
         .set({
           unconfirmed: 0,
-          request_id: orNull(acceptance.requestId),
-          ...serviceColumns(acceptance.service ?? {}),
+          request_id: orNull(confirmation.requestId),
+          ...serviceColumns(confirmation.service ?? {}),
         })
         .where('id', '=', id)
         .execute();
-      if (acceptance.service !== undefined) await noteServiceUsage(trx, acceptance.service, at);
+      if (confirmation.service !== undefined) await noteServiceUsage(trx, confirmation.service, at);
     });
   }
 
-  /** A request written ahead was not charged: its spend is taken back to `hold`; whether one was. */
-  async release(id: number, spend: NewSpend): Promise<boolean> {
+  /** A request written ahead not charged (or maybe written): taken back, by its token else `id`, to `hold`; whether it was. */
+  async erase(id: number | undefined, spend: NewSpend): Promise<boolean> {
     const { month, day } = periodOf(spend.at ?? new Date());
     const key = await pseudonymKey(this.d);
     // Its running totals are under its own IDs, or the pseudonyms a deletion moved them to.
@@ -267,7 +271,7 @@ export class SpendArea extends Area {
     return this.d.transaction(undefined, async (trx) => {
       const gone = await trx
         .deleteFrom('spends')
-        .where('id', '=', id)
+        .where((eb) => (spend.token === undefined ? eb('id', '=', id ?? null) : eb('token', '=', spend.token)))
         .where('unconfirmed', '=', 1)
         .where('owner', 'is not', null)
         .returning('characters')
@@ -300,8 +304,8 @@ export class SpendArea extends Area {
     });
   }
 
-  /** Settles a spend written ahead (audio arrived, or never will); characters stay spent; a settled one is left alone. */
-  async settle(id: number, outcome: SpendOutcome): Promise<void> {
+  /** Finishes a spend written ahead (audio arrived, or never will); characters stay spent; a finished one is left alone. */
+  async finish(id: number, outcome: SpendOutcome): Promise<void> {
     await this.d.db
       .updateTable('spends')
       .set({ owner: null, undelivered: outcome === 'undelivered' ? 1 : 0 })
@@ -310,8 +314,8 @@ export class SpendArea extends Area {
       .execute();
   }
 
-  /** Settles what a dead process (`owner`) left written ahead: spent and undelivered, in flight ones unconfirmed. */
-  async settleLeftBy(owner: string): Promise<SpendsLeft> {
+  /** Finishes what a dead process (`owner`) left written ahead: spent and undelivered, in flight ones unconfirmed. */
+  async finishLeftBy(owner: string): Promise<SpendsLeft> {
     return this.d.transaction(undefined, async (trx) => {
       const rows = await trx
         .selectFrom('spends')
@@ -326,7 +330,7 @@ export class SpendArea extends Area {
       await trx.updateTable('spends').set({ owner: null, undelivered: 1 }).where('owner', '=', owner).execute();
       const of = (unconfirmed: number) => rows.find((row) => Number(row.unconfirmed) === unconfirmed);
       return {
-        accepted: Number(of(0)?.n ?? 0),
+        confirmed: Number(of(0)?.n ?? 0),
         inFlight: Number(of(1)?.n ?? 0),
         inFlightCharacters: Number(of(1)?.characters ?? 0),
       };

@@ -219,9 +219,7 @@ export class VoiceLibraryArea extends Area {
       .selectFrom('voice_library')
       .selectAll()
       .where('guild_id', '=', guildId)
-      .where((eb) =>
-        eb.or([containsKey('name_key', contains), containsKey(eb.fn<string>('lower', ['voice_id']), contains)]),
-      );
+      .where(containsKey(sql<string>`name_key || ' ' || lower(voice_id)`, contains));
     if (limit !== undefined) query = query.limit(limit);
     return (await query.orderBy(this.d.byCodePoint('name_key')).execute()).map(clonedVoiceOf);
   }
@@ -244,7 +242,7 @@ export class VoiceLibraryArea extends Area {
         .execute();
       const cleared = await trx
         .updateTable('member_defaults')
-        .set({ voice: null })
+        .set({ voice: null, voice_deleted: row.name })
         .where('guild_id', '=', guildId)
         .where('voice', '=', voiceId)
         .executeTakeFirst();

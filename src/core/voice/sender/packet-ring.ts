@@ -110,10 +110,6 @@ export class RingWriter {
 export class RingReader {
   readonly #ring: Layout;
   readonly #mask: number;
-  /** Where a packet is copied before it is sealed (the slot is freed first, for the writer). */
-  readonly #scratch = Buffer.alloc(SLOT_BYTES);
-  /** Views of the scratch by length, each made once: a payload of a given length costs no allocation after. */
-  readonly #views: Array<Uint8Array | undefined> = [];
   #head: number;
 
   constructor(ring: SharedArrayBuffer) {
@@ -148,17 +144,10 @@ export class RingReader {
     return this.#field(Meta.bytes);
   }
 
-  /** The head slot's packet, copied: valid until the next take. */
+  /** The head slot's packet in place, not copied: valid until advance() frees the slot for the writer. */
   take(): Uint8Array {
-    const bytes = this.bytes;
     const from = (this.#head & this.#mask) * SLOT_BYTES;
-    this.#ring.data.copy(this.#scratch, 0, from, from + bytes);
-    let view = this.#views[bytes];
-    if (!view) {
-      view = this.#scratch.subarray(0, bytes);
-      this.#views[bytes] = view;
-    }
-    return view;
+    return this.#ring.data.subarray(from, from + this.bytes);
   }
 
   /** Frees the head slot (a writer waiting for room is notified). */

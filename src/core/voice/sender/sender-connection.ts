@@ -1,6 +1,6 @@
 // One voice session in the sender thread: its UDP socket, transport seal, the ring the main thread writes packets into
-// (./packet-ring.ts), and its own clock: a clip's first packet goes the moment it is there (the main thread writes a
-// clip's first packets once its start lead is read: worker-clip.ts's #handOver), each next 20 ms later.
+// (./packet-ring.ts), and its own clock: a clip's first packet goes the moment it is there, each next 20 ms later.
+// When a clip starts is worker-clip.ts' alone (it writes the first packets once its start lead is read).
 import { createSocket, type Socket } from 'node:dgram';
 import { isIPv4 } from 'node:net';
 import { ConnectionBarrier } from './sender-messages.ts';
@@ -293,9 +293,9 @@ export class SenderConnection {
       // Where the main thread's copies sealed again start if a transition comes now (this packet goes).
       Atomics.store(this.#barrier, ConnectionBarrier.clip, clip.id);
       Atomics.store(this.#barrier, ConnectionBarrier.next, clip.sent + 1);
-      const packet = ring.take();
+      // Sealed from its slot, which is freed after.
+      this.#transmit(ring.take(), lateMs, false, false);
       ring.advance();
-      this.#transmit(packet, lateMs, false, false);
       return true;
     } finally {
       Atomics.store(this.#barrier, ConnectionBarrier.sending, 0);

@@ -96,14 +96,16 @@ export class SenderLoop {
     if (due !== undefined) this.#schedule(due);
   }
 
-  /** The progress of each clip that moved since the last report (or, with none for a while, a heartbeat). */
-  report(): void {
+  /** The progress of each clip that moved since the last report (or, with none for a while, a heartbeat); with `only`,
+   * that connection's alone (a clip's start: told at every start, the others would hear twice as often as they need). */
+  report(only?: SenderConnection): void {
     const clips: ClipProgress[] = [];
     for (const connection of this.#moved) {
-      const progress = connection.progress();
+      const progress = only === undefined || connection === only ? connection.progress() : undefined;
       if (progress) clips.push({ connection: connection.id, ...progress });
     }
-    this.#moved.clear();
+    if (only) this.#moved.delete(only);
+    else this.#moved.clear();
     const now = this.#clock.now();
     if (clips.length > 0 || now - this.#lastPost >= HEARTBEAT_MS) {
       this.#lastPost = now;
@@ -145,7 +147,7 @@ export class SenderLoop {
         const connection = this.connections.get(message.connection);
         if (connection) this.#runNow(connection);
         // A progress report as soon as a clip's first packet went out: the main thread says it started.
-        this.report();
+        this.report(connection);
         return;
       }
       case 'stop': {

@@ -1,10 +1,10 @@
 // The main thread's side of the sender thread (sender-worker.ts): starts it, hands it voice sessions as sender
-// connections (their sockets claimed at IP discovery; packets go through each connection's ring in shared memory,
-// ./packet-ring.ts, never posted), takes each clip's packets (./worker-clip.ts plays a clip: read ahead, DAVE-sealed
-// there, handed over in batches), routes the thread's reports to the clips, and notices when it dies or stalls: then
-// every connection is renewed (a new key, so no nonce is reused) and each clip goes on from its first packet not
-// reported sent. A worker thread, not a child process: it opens its own sockets, shares memory, and dies with SayBot
-// (docs/decisions.md).
+// connections (sockets claimed at IP discovery; packets through each one's ring in shared memory, ./packet-ring.ts,
+// never posted) and keeps their books (a clip attached to its session's connection, keys given once, holds, DAVE
+// generations), takes each clip's packets (./worker-clip.ts plays a clip: read ahead, DAVE-sealed there, handed over
+// in batches), routes the thread's reports to the clips, and notices when it dies or stalls: then every connection
+// is renewed (a new key, so no nonce is reused) and each clip goes on from its first packet not reported sent. A
+// worker thread, not a child process: it opens its sockets, shares memory, and dies with SayBot (docs/decisions.md).
 import { Worker } from 'node:worker_threads';
 import { VoiceConnectionStatus, type VoiceConnection } from '@discordjs/voice';
 import type { Logger } from '../../log.ts';
@@ -19,7 +19,7 @@ import {
 import { raiseToRealtime, type SenderPriority } from './realtime.ts';
 import { MainThreadLook } from './main-thread-look.ts';
 import { createRing, RING_SLOTS, RingWriter, SLOT_BYTES } from './packet-ring.ts';
-import type { UdpOwner } from '../discordjs-voice-types.ts';
+import type { SenderConnectionData, UdpOwner } from '../discordjs-voice-types.ts';
 import { SILENCE_FRAME } from '../packet-sender.ts';
 
 /** The thread's name (Linux shows it in /proc/<pid>/task/<tid>/comm), telling it from the audio threads in `top -H`. */
@@ -95,6 +95,8 @@ export class SenderThread {
   #nextClip = 1;
   readonly #connections = new Map<number, ConnectionEntry>();
   readonly #byUdp = new WeakMap<object, number>();
+  /** Sessions whose keys the thread has, by the connection they were given to. */
+  readonly #keyed = new WeakMap<SenderConnectionData, number>();
   readonly #clips = new Map<number, { connection: number; watcher: ClipWatcher }>();
   #lastHeard = 0;
   /** Since when the main thread may have missed a session's end it hears of now. */
@@ -187,6 +189,23 @@ export class SenderThread {
   connectionOf(udp: object): number | undefined {
     const id = this.#byUdp.get(udp);
     return id !== undefined && this.#connections.has(id) ? id : undefined;
+  }
+
+  /** The connection holding a ready session's socket (undefined: none yet), with the clip (`watcher`, `clip` its id
+   * kept across connections) watched there and the session's keys given it once. */
+  attach(udp: object, data: SenderConnectionData, watcher: ClipWatcher, clip: number | undefined) {
+    const connection = this.connectionOf(udp);
+    if (connection === undefined) return undefined;
+    if (clip === undefined || this.#clips.get(clip)?.connection !== connection) {
+      if (clip !== undefined) this.unwatch(clip);
+      clip = this.watch(connection, watcher, clip);
+    }
+    if (this.#keyed.get(data) !== connection) {
+      this.#keyed.set(data, connection);
+      const key = data.secretKey instanceof Uint8Array ? data.secretKey : new Uint8Array(data.secretKey.export());
+      this.keys(connection, data.encryptionMode, key, data.sequence, data.timestamp);
+    }
+    return { connection, clip };
   }
 
   /** Who takes `connection`'s voice sockets over at IP discovery (the seam's watchNetworking `udpOwner`). */

@@ -1,14 +1,13 @@
-// One clip played by the sender thread (./sender-thread.ts): packets read ahead (up to LEAD_PACKETS past what was
-// reported sent), DAVE-sealed here and handed over in batches, the first as a start lead so a main-thread pause early
-// on does not starve it. Plain frames stay until reported sent, so a key change reseals the queued ones and a new voice
-// session goes on from the first packet not sent. A guild's clips go one at a time (WorkerSender).
-import type { KeyObject } from 'node:crypto';
+// One clip played by the sender thread (./sender-thread.ts), when it starts decided here alone (#fill: its session
+// ready, its socket the thread's, its start lead read, #handOver). Read ahead (LEAD_PACKETS past what was reported
+// sent), DAVE-sealed here, handed over in batches. Plain frames stay until reported sent, so a key change reseals the
+// queued ones and a new voice session goes on from the first packet not sent. A guild's clips go one at a time.
 import type { Readable } from 'node:stream';
 import type { VoiceConnection } from '@discordjs/voice';
 import type { ClipProgress } from './sender-messages.ts';
 import { senderThread, type ClipWatcher } from './sender-thread.ts';
-import { canSendAudio, readySession } from '../discordjs-voice-seam.ts';
-import type { ReadySession, SenderConnectionData } from '../discordjs-voice-types.ts';
+import { sendableSession } from '../discordjs-voice-seam.ts';
+import type { ReadySession } from '../discordjs-voice-types.ts';
 import { MAX_MISSED_FRAMES, type ClipEvents, type PacketSender, type PlayingClip } from '../packet-sender.ts';
 
 /** Packets handed to the sender ahead of what it reported sent: about 500 ms, longer than any pause measured. */
@@ -28,13 +27,6 @@ export const START_WAIT_MS = 150;
 const PACKET_MS = 20;
 /** How soon a clip whose session is not ready looks again: DAVE's readiness does not always come with an event. */
 const SESSION_LOOK_MS = 50;
-
-/** Sessions whose keys the sender thread has, by the connection it was given to. */
-const keyed = new WeakMap<SenderConnectionData, number>();
-
-function keyBytes(key: Uint8Array | KeyObject): Uint8Array {
-  return key instanceof Uint8Array ? key : new Uint8Array(key.export());
-}
 
 class WorkerClip implements PlayingClip, ClipWatcher {
   readonly #voiceConnection: VoiceConnection;
@@ -111,8 +103,7 @@ class WorkerClip implements PlayingClip, ClipWatcher {
   /** The session audio goes to now, or undefined (the clip waits, its connection held) until its DAVE group's ready. */
   #session(): ReadySession | undefined {
     try {
-      const session = readySession(this.#voiceConnection);
-      return session && canSendAudio(this.#voiceConnection) ? session : undefined;
+      return sendableSession(this.#voiceConnection);
     } catch (error) {
       // @discordjs/voice is not the release the sender was written for: the clip fails with that message.
       this.#error ??= error;
@@ -133,11 +124,17 @@ class WorkerClip implements PlayingClip, ClipWatcher {
       }, SESSION_LOOK_MS);
       return;
     }
-    const connection = senderThread.connectionOf(session.udp);
+    const attached = senderThread.attach(session.udp, session.connectionData, this, this.#id);
     // A session whose socket the sender thread does not hold (yet): its new session is on the way.
-    if (connection === undefined) return;
-    if (connection !== this.#connection) this.#attach(connection);
-    this.#keys(connection, session.connectionData);
+    if (attached === undefined) return;
+    const { connection } = attached;
+    this.#id = attached.clip;
+    // On a new connection (the first, or a new session's): from the first packet not reported sent.
+    if (connection !== this.#connection) {
+      this.#connection = connection;
+      this.#posted = this.#confirmed;
+      this.#endPosted = false;
+    }
     if (this.#resealDue) {
       this.#resealDue = false;
       this.#postAgain(connection, session);
@@ -211,21 +208,6 @@ class WorkerClip implements PlayingClip, ClipWatcher {
       packets,
       generation: senderThread.generation(connection),
     });
-  }
-
-  #keys(connection: number, data: SenderConnectionData): void {
-    if (keyed.get(data) === connection) return;
-    keyed.set(data, connection);
-    senderThread.keys(connection, data.encryptionMode, keyBytes(data.secretKey), data.sequence, data.timestamp);
-  }
-
-  /** On a new connection (the first, or a new session's): from the first packet not reported sent. */
-  #attach(connection: number): void {
-    if (this.#id !== undefined) senderThread.unwatch(this.#id);
-    this.#id = senderThread.watch(connection, this, this.#id);
-    this.#connection = connection;
-    this.#posted = this.#confirmed;
-    this.#endPosted = false;
   }
 
   /** The group's keys changed (a member joined or left, an epoch, a downgrade): packets not sent are sealed again. */

@@ -14,7 +14,7 @@ import {
 import type { DictionaryJob, DictionaryJobReply } from './dictionary-thread-protocol.ts';
 
 type Job = DictionaryJob extends infer J ? (J extends { id: number } ? Omit<J, 'id'> : never) : never;
-import { FairShares } from '../../../core/audio/workers/job-thread.ts';
+import { FairShares } from '../../../core/audio/workers/fair-shares.ts';
 
 /** Texts waiting behind the one under way, over every server (each reading server hands over one at a time). */
 export const MAX_WAITING_DICTIONARY_JOBS = 64;

@@ -6,6 +6,7 @@ import type { Guild, GuildMember, Message, VoiceState } from 'discord.js';
 import type { Logger } from '../../../core/log.ts';
 import type { Seat } from '../../../core/voice/seats.ts';
 import { Refusal } from '../../../core/refusal.ts';
+import { VoiceApiError } from '../../../core/api/errors.ts';
 import { UnmetError } from '../../../core/interactions/preconditions.ts';
 import type { ChannelReading } from '../../../core/interactions/command.ts';
 import { RightsRevokedError, type Revocation } from '../../../core/order/rights.ts';
@@ -51,12 +52,14 @@ export const CHANNEL_READING: Readonly<RequestPolicy> = {
 export type ReaderEvents = Pick<OrderEvents, 'accepted' | 'outcome'> & Partial<Pick<OrderEvents, 'firstAudio'>>;
 
 /**
- * A notice in the read channel: a refusal (one, then silence until a message is accepted), reading going on in the
- * free voice `voice` because the paid voice may not speak (one until it speaks again), or messages that came faster
- * than they can be read (the oldest unread dropped, or all but the newest skipped; `count` at the backlog's first drop).
+ * A notice in the read channel: a refusal (one, then silence until a message is accepted), a line that may have been
+ * charged and went unheard (one until a line is read), reading going on in the free voice `voice` because the paid
+ * voice may not speak (one until it speaks again), or messages that came faster than they can be read (the oldest
+ * unread dropped, or all but the newest skipped; `count` at the backlog's first drop).
  */
 export type ReaderNotice = { guildId: string; channelId: string; language: string | undefined } & (
   | { kind: 'refused'; userId: string; refusal: Refusal }
+  | { kind: 'charged'; userId: string; error: VoiceApiError }
   | { kind: 'fallback'; voice: string; cause: FallbackCause }
   | { kind: 'dropped-oldest' | 'skipped-to-newest'; count: number }
 );
@@ -103,6 +106,7 @@ interface GuildReading {
   gate: NoticeGate;
   /** The one notice that reading goes on in the free voice, re-armed when the paid voice speaks again. */
   fallbackGate: NoticeGate;
+  chargedGate: NoticeGate;
   /** Not handed to the pipeline yet, oldest first: nothing is held or requested for them. */
   unread: Utterance[];
   /** Handed to the pipeline and not yet played, skipped or failed. */
@@ -173,6 +177,7 @@ export class AutoReader {
       last: undefined,
       gate: new NoticeGate(),
       fallbackGate: new NoticeGate(),
+      chargedGate: new NoticeGate(),
       unread: [],
       handed: new Set(),
       handing: undefined,
@@ -571,6 +576,7 @@ export class AutoReader {
       const ended = handed.outcome.then(
         (outcome) => {
           done(outcome);
+          if (outcome.kind !== 'failed') reading.chargedGate.accepted();
           // The paid voice spoke again: the next fallback is announced once more.
           if (paidAtAcceptance && outcome.standIn === undefined && outcome.kind !== 'failed')
             reading.fallbackGate.accepted();
@@ -650,7 +656,9 @@ export class AutoReader {
   }
 
   #failed(reading: GuildReading, utterance: Utterance, error: unknown): void {
-    const guildId = reading.binding.guildId;
+    const [{ guildId, channelId }, { language, userId }] = [reading.binding, utterance];
+    if (error instanceof VoiceApiError && error.charge === 'maybe-charged' && reading.chargedGate.refused())
+      void this.#post({ kind: 'charged', guildId, channelId, language, userId, error });
     if (reading.failing) {
       this.#log.debug({ guildId, id: utterance.id, err: error }, 'auto-read failed again');
       return;

@@ -1,9 +1,8 @@
 // Whose voice reads a message: what /say uses without options; an unusable voice falls back to the built-in one, so
 // the message is read. With voices:distinct a member without a voice gets their stored pool voice.
-import { isPresetVoiceId, type PresetVoice } from '../../../core/voice-catalogue/voices.ts';
 import { SpeechInputError } from '../../../core/order-errors.ts';
 import type { SpeechRequest } from '../../../core/order/pipeline.ts';
-import { chooseSettings, resolveSettings } from '../../../core/sourcing/voice-choice.ts';
+import { chooseSettings, resolveSettings, usableVoice, type Saving } from '../../../core/sourcing/voice-choice.ts';
 import { quantiseEffects, ttsRequest } from '../../../core/sourcing/part-request.ts';
 import type { ResolvedSettings } from '../../../core/settings/speech-request.ts';
 import type { Store } from '../../../core/store/types.ts';
@@ -21,9 +20,6 @@ export interface AutoreadGuild {
   preferredLocale: string | null;
 }
 
-/** Where a server's default pool is drawn from besides its cloned voices: the preset voices SayBot knows. */
-export type KnownPresets = readonly PresetVoice[];
-
 /** The most cloned voices the default pool takes from a server's library. */
 const POOL_CLONED_MAX = 50;
 
@@ -35,7 +31,8 @@ export interface DistinctVoices {
 export async function autoreadSpeechRequest(
   store: Store,
   guild: AutoreadGuild,
-  presets: KnownPresets,
+  /** A pool voice kept as it was saved (`listed`: also the default pool's presets). */
+  saving: Saving,
   /** Whose /myvoice applies; null: the server's voice (join/leave lines). */
   userId: string | null,
   text: string,
@@ -45,7 +42,7 @@ export async function autoreadSpeechRequest(
   const settings = await settingsFor(store, guild, userId);
   if (distinct === undefined || userId === null || settings.sources.voice.kind === 'member')
     return ttsRequest(text, settings);
-  const entry = await poolVoice(store, guild, presets, userId, distinct.speakingNow);
+  const entry = await poolVoice(store, guild, saving, userId, distinct.speakingNow);
   if (entry === undefined) return ttsRequest(text, settings);
   const pool = parsePoolEntry(entry);
   return shifted(ttsRequest(text, inPoolVoice(settings, pool, guild)), pool.pitch);
@@ -57,13 +54,14 @@ function shifted(request: SpeechRequest, pitch: number | undefined): SpeechReque
   return { ...request, effects: quantiseEffects({ ...(request.effects ?? { speed: 1, volumeDb: 0 }), pitch }) };
 }
 
+/** A refusal as nothing; any other failure (the store's) thrown, never taken for one. */
+function refusedOnly(error: unknown): undefined {
+  if (!(error instanceof SpeechInputError)) throw error;
+}
+
 async function settingsFor(store: Store, guild: AutoreadGuild, userId: string | null): Promise<ResolvedSettings> {
-  try {
-    return await chooseSettings(store, { guildId: guild.id, userId, options: {}, guildLocale: guild.preferredLocale });
-  } catch (error) {
-    if (!(error instanceof SpeechInputError)) throw error;
-    return resolveSettings({ options: {}, guildLocale: guild.preferredLocale });
-  }
+  const query = { guildId: guild.id, userId, options: {}, guildLocale: guild.preferredLocale };
+  return (await chooseSettings(store, query).catch(refusedOnly)) ?? resolveSettings(query);
 }
 
 /** The member's settings with their pool voice: its voice, its speed, and the server's language unless set. */
@@ -74,44 +72,40 @@ function inPoolVoice(settings: ResolvedSettings, pool: PoolVoice, guild: Autorea
   return { ...settings, voice, speed: settings.speed * speed, ...(language === undefined ? {} : { language }) };
 }
 
-/** The pool in force: the managers' voices still usable (a clone while the library holds it), else the default. */
+/**
+ * The pool in force: the managers' voices the rule that saved them still keeps (`skipped`: those it would refuse now,
+ * kept for the managers to see), else the default.
+ */
 export async function poolOf(
   store: Store,
   guild: AutoreadGuild,
-  presets: KnownPresets,
-): Promise<{ voices: string[]; chosen: boolean }> {
-  const chosen = await usableVoices(store, guild.id, await store.autoReadMembers.pool(guild.id));
-  if (chosen.length > 0) return { voices: chosen, chosen: true };
+  saving: Saving,
+): Promise<{ voices: string[]; chosen: boolean; skipped: string[] }> {
+  const stored = await store.autoReadMembers.pool(guild.id);
+  const kept = await Promise.all(
+    stored.map((entry) => usableVoice(store, guild.id, entry, saving, 'chosen').catch(refusedOnly)),
+  );
+  const [chosen, skipped] = [stored.filter((_, i) => kept[i]), stored.filter((_, i) => !kept[i])];
+  if (chosen.length > 0) return { voices: chosen, chosen: true, skipped };
   const cloned = await store.voiceLibrary.list(guild.id, { limit: POOL_CLONED_MAX });
   const voices = defaultPool(
     guild.preferredLocale,
-    presets,
+    saving.listed,
     cloned.map((voice) => voice.voiceId),
   );
-  return { voices, chosen: false };
-}
-
-/** `voices` without the cloned voices the guild's library no longer holds (presets need no look-up). */
-async function usableVoices(store: Store, guildId: string, voices: readonly string[]): Promise<string[]> {
-  const kept = await Promise.all(
-    voices.map(async (entry) => {
-      const { voice } = parsePoolEntry(entry);
-      return isPresetVoiceId(voice) || (await store.voiceLibrary.get(guildId, voice)) !== undefined;
-    }),
-  );
-  return voices.filter((_voice, index) => kept[index] === true);
+  return { voices, chosen: false, skipped };
 }
 
 /** The member's pool voice: the one given while it stays in the pool, else one chosen now and kept. */
 async function poolVoice(
   store: Store,
   guild: AutoreadGuild,
-  presets: KnownPresets,
+  saving: Saving,
   userId: string,
   speakingNow: ReadonlyMap<string, number>,
 ): Promise<string | undefined> {
   const [pool, given] = await Promise.all([
-    poolOf(store, guild, presets),
+    poolOf(store, guild, saving),
     store.autoReadMembers.memberVoice(guild.id, userId),
   ]);
   if (given !== undefined && pool.voices.includes(given)) return given;
@@ -129,14 +123,14 @@ export type AutoreadVoice =
 export async function autoreadVoiceOf(
   store: Store,
   guild: AutoreadGuild,
-  presets: KnownPresets,
+  saving: Saving,
   userId: string,
 ): Promise<AutoreadVoice> {
   const [settings, state] = await Promise.all([settingsFor(store, guild, userId), store.autoRead.get(guild.id)]);
   if (settings.sources.voice.kind === 'member') return { kind: 'own', voice: settings.voice };
   if (state.settings.voices === 'one') return { kind: 'server', voice: settings.voice };
   const [pool, given] = await Promise.all([
-    poolOf(store, guild, presets),
+    poolOf(store, guild, saving),
     store.autoReadMembers.memberVoice(guild.id, userId),
   ]);
   return given !== undefined && pool.voices.includes(given) ? { kind: 'pool', voice: given } : { kind: 'pool-pending' };

@@ -1,4 +1,4 @@
-import { isPresetVoiceId } from '../../../core/voice-catalogue/voices.ts';
+import { isFreeVoice, isPresetVoiceId } from '../../../core/voice-catalogue/voices.ts';
 import type { BoundedAddResult, MemberPoolVoice, MemberPoolVoices, PoolAddResult } from './auto-read-members-store.ts';
 import { Area, guildRows } from '../../../core/store/dialect.ts';
 
@@ -23,7 +23,7 @@ export class AutoReadMembersArea extends Area {
   /** Adds a voice unless there or full; a clone checked under the library's lock, so a deletion never slips between. */
   async addToPool(guildId: string, voice: string, addedBy: string, max: number): Promise<PoolAddResult> {
     return this.d.transaction(`autoread-pool:${guildId}`, async (trx): Promise<PoolAddResult> => {
-      if (!isPresetVoiceId(voice)) {
+      if (!isPresetVoiceId(voice) && !isFreeVoice(voice)) {
         await this.d.lock(trx, `voices:${guildId}`);
         const inLibrary = await trx
           .selectFrom('voice_library')

@@ -161,6 +161,7 @@ export const en = {
   'autoread.pool.removed':
     'Took {voice} out of the voice pool; members who had it are given another at their next message. Pool: {pool}.',
   'autoread.pool.notIn': '{voice} is not in the voice pool. Pool: {pool}.',
+  'autoread.pool.notRead': '{voice} (kept but not read: this bot cannot use it now)',
   'autoread.pool.default':
     "none chosen, so every preset voice speaking the server's language ({language}), this server's cloned voices, then each preset made another voice ({variants}): {voices}",
   'autoread.show.pool': 'Voice pool: {pool}.',

@@ -165,6 +165,7 @@ export const ja: Translation<typeof en> = {
   'autoread.pool.removed':
     '{voice} を声のプールから外しました。その声だったメンバーには次のメッセージから別の声を割り当てます。プール: {pool}。',
   'autoread.pool.notIn': '{voice} は声のプールにありません。プール: {pool}。',
+  'autoread.pool.notRead': '{voice}（残っていますが、今このボットでは使えないため読みません）',
   'autoread.pool.default':
     '選ばれた声がないため、サーバーの言語（{language}）で話すすべてのプリセットの声、このサーバーのクローン音声、続いて別の声にした各プリセット（{variants}）: {voices}',
   'autoread.show.pool': '声のプール: {pool}。',

@@ -157,6 +157,7 @@ export const ko: Translation<typeof en> = {
   'autoread.pool.removed':
     '{voice}을(를) 음성 풀에서 뺐습니다. 그 음성을 받은 멤버는 다음 메시지부터 다른 음성을 받습니다. 풀: {pool}.',
   'autoread.pool.notIn': '{voice}은(는) 음성 풀에 없습니다. 풀: {pool}.',
+  'autoread.pool.notRead': '{voice} (남아 있지만 지금 이 봇이 쓸 수 없어 읽지 않음)',
   'autoread.pool.default':
     '고른 음성이 없어 서버 언어({language})로 말하는 모든 프리셋 음성, 이 서버의 복제 음성, 이어서 다른 음성으로 만든 각 프리셋({variants}): {voices}',
   'autoread.show.pool': '음성 풀: {pool}.',

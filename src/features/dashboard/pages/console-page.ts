@@ -127,7 +127,7 @@ function serversPart(context: PageContext, servers: ConsoleView['servers'], inst
           t(locale, 'console.month'),
           t(locale, 'console.budgets'),
           t(locale, 'console.topSpenders'),
-          t(locale, 'console.actions'),
+          t(locale, 'dashboard.actions'),
         ],
         servers.rows.map((row) => serverRow(context, row)),
         { attrs: html` class="stacked"` },
@@ -158,7 +158,7 @@ function helpersPart(locale: string, helpers: readonly HelperStatus[]): Html {
       [
         t(locale, 'console.helper'),
         t(locale, 'console.helperState'),
-        t(locale, 'console.helperServers'),
+        t(locale, 'console.servers'),
         t(locale, 'console.helperInVoice'),
       ],
       helpers.map(
@@ -186,7 +186,7 @@ function keyPart(locale: string, key: KeyStateSnapshot): Html {
           request: found.requestId === undefined ? '' : t(locale, 'console.keyRequest', { id: found.requestId }),
         });
   const rows: Array<[string, KeyAnswer | undefined]> = [
-    [t(locale, 'console.keyAccepted'), key.lastAccepted],
+    [t(locale, 'console.keyAccepted'), key.lastOk],
     [t(locale, 'console.keyRefused'), key.lastRefused],
     [t(locale, 'console.keyLimited'), key.lastLimited],
     [t(locale, 'console.keyFailed'), key.lastFailed],

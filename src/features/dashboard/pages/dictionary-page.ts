@@ -139,7 +139,7 @@ export function dictionaryPage(context: PageContext, server: Membership, view: D
               t(locale, 'dashboard.dictionary.reading'),
               t(locale, 'dashboard.dictionary.changedBy'),
               t(locale, 'dashboard.dictionary.changedAt'),
-              t(locale, 'dashboard.dictionary.actions'),
+              t(locale, 'dashboard.actions'),
             ],
             shown.map(({ record, position }) => row(context, base, record, position, view, keep(view.page))),
             {

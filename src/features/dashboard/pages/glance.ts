@@ -164,7 +164,7 @@ export function serverGlancePart(locale: string, server: Membership, view: Serve
       },
       {
         id: 'autoread',
-        label: t(locale, 'glance.autoread'),
+        label: t(locale, 'dashboard.page.autoread'),
         value: t(
           locale,
           autoread.binding === undefined
@@ -199,7 +199,7 @@ function latestAnswer(
   key: KeyStateSnapshot,
 ): { kind: 'accepted' | 'refused' | 'limited' | 'failed'; answer: KeyAnswer } | undefined {
   const answers = [
-    ['accepted', key.lastAccepted],
+    ['accepted', key.lastOk],
     ['refused', key.lastRefused],
     ['limited', key.lastLimited],
     ['failed', key.lastFailed],
@@ -233,7 +233,7 @@ export function consoleSummaryPart(locale: string, view: ConsoleSummary): Html {
       },
       {
         id: 'servers',
-        label: t(locale, 'glance.servers'),
+        label: t(locale, 'console.servers'),
         value: n(view.servers.count),
         href: '#servers',
         detail: t(locale, 'glance.servers.served', { served: n(view.servers.served), count: n(view.servers.count) }),

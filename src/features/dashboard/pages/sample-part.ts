@@ -27,6 +27,7 @@ export function samplePart(
     </div>`;
   return html`<div class="sample" role="status">
     <audio controls src="${audioPath(result.id)}" aria-label="${t(locale, 'dashboard.sample.player')}"></audio>
+    ${result.notes.map((note) => html`<p>${t(locale, note.key, note.params)}</p>`)}
     <p>
       ${result.characters === 0 ? t(locale, 'dashboard.sample.free') : t(locale, 'dashboard.sample.paid', { chars: result.characters })}
     </p>

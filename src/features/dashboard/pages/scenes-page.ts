@@ -86,7 +86,7 @@ export function scenesPage(
       >
         <form method="post" action="${base}/save" class="stack scene-editor">
           ${csrfField(context)}
-          <label for="scene-script">${t(locale, 'studio.scenes.script')}</label>
+          <label for="scene-script">${t(locale, 'scene.form.script')}</label>
           <textarea
             id="scene-script"
             name="script"

@@ -22,7 +22,7 @@ export function loginPage(context: PageContext): Html {
 /** The member's servers; for the owner, the way to the owner console too. */
 export function serversPage(context: PageContext, servers: readonly Membership[], owner = false): Html {
   const { locale } = context;
-  const ownerLink = owner ? html`<p><a href="/owner">${t(locale, 'console.nav')}</a></p>` : '';
+  const ownerLink = owner ? html`<p><a href="/owner">${t(locale, 'console.title')}</a></p>` : '';
   const items = servers.map(
     (server) =>
       html`<li class="server-card">

@@ -37,6 +37,6 @@ export const en = {
   'autoread.guard.leave':
     'I am reading {channel} aloud in {voice} for this server; only members with Manage Server can make me leave.',
   'autoread.pausedByLeave':
-    'Left {voice}. Reading {channel} is paused, its settings kept: /join in {voice} (Manage Server) or /autoread start resumes it; /autoread stop ends it.',
+    'Left {voice}. Reading {channel} is paused, its settings kept: /join in {voice} (Manage Server) or /autoread start resumes it once one of my bots is not busy in another channel; /autoread stop ends it.',
   'autoread.resumed': 'Joined {voice} and resumed reading {channel} aloud.',
 } as const;

@@ -38,6 +38,6 @@ export const ja: Translation<typeof en> = {
   'autoread.guard.leave':
     'このサーバーのために {voice} で {channel} を読み上げています。退出させられるのはサーバー管理の権限を持つメンバーだけです。',
   'autoread.pausedByLeave':
-    '{voice} から退出しました。{channel} の読み上げは設定を残して一時停止中です。{voice} での /join（サーバー管理）か /autoread start で再開し、/autoread stop で終了します。',
+    '{voice} から退出しました。{channel} の読み上げは設定を残して一時停止中です。ほかのチャンネルで使用中でないボットがあれば {voice} での /join（サーバー管理）か /autoread start で再開し、/autoread stop で終了します。',
   'autoread.resumed': '{voice} に参加し、{channel} の読み上げを再開しました。',
 };

@@ -38,6 +38,6 @@ export const ko: Translation<typeof en> = {
   'autoread.guard.leave':
     '이 서버를 위해 {voice}에서 {channel}을(를) 읽고 있습니다. 서버 관리 권한이 있는 멤버만 내보낼 수 있습니다.',
   'autoread.pausedByLeave':
-    '{voice}에서 나왔습니다. {channel} 읽기는 설정을 유지한 채 일시 정지되었습니다. {voice}에서 /join(서버 관리) 또는 /autoread start로 다시 시작하고, /autoread stop으로 끝냅니다.',
+    '{voice}에서 나왔습니다. {channel} 읽기는 설정을 유지한 채 일시 정지되었습니다. 다른 채널에서 사용 중이 아닌 봇이 있을 때 {voice}에서 /join(서버 관리) 또는 /autoread start로 다시 시작하고, /autoread stop으로 끝냅니다.',
   'autoread.resumed': '{voice}에 들어와 {channel} 읽기를 다시 시작했습니다.',
 };

@@ -17,19 +17,19 @@ export const en = {
   'privacy.trace.guild_output_defaults': 'The server output default you set (as its author)',
   'privacy.trace.other': 'Other records ({table})',
   'privacy.deleted':
-    'Deleted what SayBot kept about you in this server: {deleted} records removed, {anonymised} records no longer name you (spend records stay, anonymised, so the server totals add up).',
+    'Deleted what SayBot kept about you in this server: {deleted, plural, one {# record} other {# records}} removed, {anonymised, plural, one {# record no longer names} other {# records no longer name}} you (spend records stay, anonymised, so the server totals add up).',
   'privacy.deleted.voices': 'Voices you cloned, deleted with their audio purged from the cache: {names}.',
   'privacy.outside.none': 'SayBot keeps nothing about you from its use outside servers.',
   'privacy.outside.header':
     'What SayBot keeps about you from its use outside servers (direct messages, group DMs, servers it is not in), in records:',
   'privacy.outside.deleted':
-    'Deleted what SayBot kept about you from its use outside servers: {deleted} records removed, {anonymised} records no longer name you (spend records stay, anonymised; what you spent today still counts against your daily budget).',
+    'Deleted what SayBot kept about you from its use outside servers: {deleted, plural, one {# record} other {# records}} removed, {anonymised, plural, one {# record no longer names} other {# records no longer name}} you (spend records stay, anonymised; what you spent today still counts against your daily budget).',
   'privacy.server.outside':
     '`/privacy server` deletes the data of a server SayBot is in, and there is none here. `/privacy delete` deletes yours.',
   'privacy.server.confirm':
-    "This deletes ALL of SayBot's data for this server: presets, cloned voices, dictionary, settings, budgets, auto-read and every member's defaults (spend records stay, anonymised). To confirm within {minutes} minutes, run `/privacy server confirm:{code}`.",
+    "This deletes ALL of SayBot's data for this server: presets, cloned voices, dictionary, settings, budgets, auto-read and every member's defaults (spend records stay, anonymised). To confirm within {minutes, plural, one {# minute} other {# minutes}}, run `/privacy server confirm:{code}`.",
   'privacy.server.deleted':
-    "All of SayBot's data for this server is deleted: {deleted} records removed, {anonymised} spend records anonymised, {voices} cloned voices deleted.",
+    "All of SayBot's data for this server is deleted: {deleted, plural, one {# record} other {# records}} removed, {anonymised, plural, one {# spend record} other {# spend records}} anonymised, {voices, plural, one {# cloned voice} other {# cloned voices}} deleted.",
   'error.privacy.badCode':
     'That confirmation code is wrong or has expired. Run `/privacy server` without a code for a new one.',
   'command.privacy': 'privacy',

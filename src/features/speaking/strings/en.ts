@@ -30,6 +30,8 @@ export const en = {
   'error.voice.streamFailed': 'The audio stopped part-way. {detail}',
   'error.voice.audioStalled': 'The audio stopped arriving and did not resume. Please try again.',
   'error.discord.uploadFailed': 'I could not post the audio file here. Check that I may attach files in this channel.',
+  'error.discord.uploadFailed.spent':
+    "I could not post the audio file here: Discord did not take it. The voice service had already made it and counted its {paid, plural, one {# character} other {# characters}}, which are spent; asking again costs nothing if the bot's audio cache still holds it.",
   'autoread.guard.move':
     'I am reading {channel} aloud in {voice} for this server; only members with Manage Server can move me.',
   'autoread.guard.elsewhere':
@@ -97,9 +99,11 @@ export const en = {
   'voice.why.member': '{voice} (your default)',
   'voice.why.server': '{voice} (server default preset "{preset}")',
   'voice.why.builtin': "{voice} (the default for this server's language)",
+  'voice.why.deleted': '{voice} (the server\'s default: your saved voice "{name}" was deleted)',
   'voice.why.builtinOutside': '{voice} (the default for your language)',
   'voice.fallback': '{voice}, the free voice: {reason}',
-  'voice.fallbackAfterPaid': '{voice}, the free voice, after {paid} characters in the paid voice (counted): {reason}',
+  'voice.fallbackAfterPaid':
+    '{voice}, the free voice, after {paid, plural, one {# character} other {# characters}} in the paid voice (counted): {reason}',
   'fallback.reason.month': "this month's characters are used up",
   'fallback.reason.tooFewLeft':
     'too few characters are left this month for this text ({left, number} left, it needs {needed, number})',
@@ -109,6 +113,7 @@ export const en = {
   'fallback.reason.service': 'the voice service is not answering',
   'preset.list.default': '(server default)',
   'list.more': '…and {count} more.',
+  'sample.freeVoiceStoodIn': 'Spoken by {voice}.',
   // Voice messages (src/features/speaking/voice-message-post.ts)
   'voiceMessage.freeVoiceStoodIn': 'Your voice message above was spoken by {voice}.',
   'voiceMessage.posted': 'Sent as a voice message below: {voice}, {seconds} s.',
@@ -128,6 +133,8 @@ export const en = {
   // Failures, in words of their own (failure-words.ts): the Voice API
   'error.api.badRequest':
     'The voice service refused this request: {detail}. Check the text and the options, then try again.',
+  'error.api.voiceRefused':
+    'The voice service refused this request in the voice {voice}: {said}. Pick another: /myvoice set changes your default, /preset save (Manage Server) a preset.',
   'error.api.unauthorized':
     "The bot's Voice API key is invalid or deactivated. Please tell the server owner; nothing was spent.",
   'error.api.forbidden':
@@ -145,7 +152,7 @@ export const en = {
   'error.api.undelivered':
     'The audio for this broke off before all of it arrived, so this request failed. It was made for an identical request asked just before, whose characters the voice service counted; nothing of yours was counted. Please try again.',
   'error.api.undelivered.paid':
-    'The voice service accepted this and counted {paid} characters for it, which are spent, but its audio broke off before all of it arrived. Please try again.',
+    'The voice service accepted this and counted {paid, plural, one {# character for it, which is} other {# characters for it, which are}} spent, but its audio broke off before all of it arrived. Please try again.',
   'error.api.oversized':
     'The voice service sent far more audio than this text can take (a fault on its side), so I stopped it and kept none of it. It counted the characters all the same; please try again later.',
   'error.api.cloneWithoutVoiceId':
@@ -167,32 +174,32 @@ export const en = {
     'The connection to the voice service broke after the request had left, before its answer came. The service may have made it and counted its characters, so they are counted as spent here. Ask again only if you still want it.',
   // Paid part-way, then refused for money or for the key (src/core/quota/money.ts)
   'error.paidPartWay.quota':
-    'The voice service made part of this and counted its {paid} characters, which are spent. It has too few characters left this month for the rest, so the rest was not sent; the quota resets {reset}.',
+    'The voice service made part of this and counted its {paid, plural, one {# character, which is} other {# characters, which are}} spent. It has too few characters left this month for the rest, so the rest was not sent; the quota resets {reset}.',
   'error.paidPartWay.tooFewLeft':
-    'The voice service made part of this and counted its {paid} characters, which are spent. It has only {left, number} characters left this month and the next part needs {needed, number}, so the rest was not sent; the quota resets {reset}.',
+    'The voice service made part of this and counted its {paid, plural, one {# character, which is} other {# characters, which are}} spent. It has only {left, plural, one {# character} other {# characters}} left this month and the next part needs {needed, number}, so the rest was not sent; the quota resets {reset}.',
   'error.paidPartWay.budget':
-    'The voice service made part of this and counted its {paid} characters, which are spent. The rest would go past a character budget here, so it was not sent; /usage shows what is left.',
+    'The voice service made part of this and counted its {paid, plural, one {# character, which is} other {# characters, which are}} spent. The rest would go past a character budget here, so it was not sent; /usage shows what is left.',
   'error.paidPartWay.keyRefused':
-    "The voice service made part of this and counted its {paid} characters, which are spent. It then refused the bot's Voice API key (invalid or deactivated), so the rest was not sent and cost nothing. Please tell the server owner.",
+    "The voice service made part of this and counted its {paid, plural, one {# character, which is} other {# characters, which are}} spent. It then refused the bot's Voice API key (invalid or deactivated), so the rest was not sent and cost nothing. Please tell the server owner.",
   'error.paidPartWay.planRefused':
-    "The voice service made part of this and counted its {paid} characters, which are spent. It then refused the rest because the bot's Voice API plan does not include API access, so the rest was not sent and cost nothing. Please tell the server owner (a Creator plan or higher is needed).",
+    "The voice service made part of this and counted its {paid, plural, one {# character, which is} other {# characters, which are}} spent. It then refused the rest because the bot's Voice API plan does not include API access, so the rest was not sent and cost nothing. Please tell the server owner (a Creator plan or higher is needed).",
   'error.paidPartWay.failing':
-    'The voice service made part of this and counted its {paid} characters, which are spent. It is failing right now ({status}), so the rest was not made and cost nothing; ask for it again later.',
+    'The voice service made part of this and counted its {paid, plural, one {# character, which is} other {# characters, which are}} spent. It is failing right now ({status}), so the rest was not made and cost nothing; ask for it again later.',
   'error.maybePaid.voiceDeleted':
-    'The voice `{voice}` was deleted from this server while this was made, so it is not said; the voice service may have counted its {unconfirmed} characters, which are counted as spent here.',
+    'The voice `{voice}` was deleted from this server while this was made, so it is not said; the voice service may have counted its {unconfirmed, plural, one {# character, which is} other {# characters, which are}} counted as spent here.',
   'error.paidPartWay.voiceDeleted':
-    'The voice `{voice}` was deleted from this server while this was made, so it is not said; the voice service had already counted its {paid} characters, which are spent.',
+    'The voice `{voice}` was deleted from this server while this was made, so it is not said; the voice service had already counted its {paid, plural, one {# character, which is} other {# characters, which are}} spent.',
   'error.paidPartWay.refused':
-    'The voice service made part of this and counted its {paid} characters, which are spent. The bot could not send the rest right now, so the rest was not sent and cost nothing; the operator has been told.',
+    'The voice service made part of this and counted its {paid, plural, one {# character, which is} other {# characters, which are}} spent. The bot could not send the rest right now, so the rest was not sent and cost nothing; the operator has been told.',
   // A file or voice message its member stopped while it was made (RenderStoppedError)
   'error.renderStopped':
     'Stopped as you asked before it was finished: nothing of it was charged, and nothing is posted.',
   'error.renderStopped.paid':
-    'Stopped as you asked before it was finished: the voice service had already made part of it and counted its {paid} characters, which are spent. Nothing more was sent, and nothing is posted.',
+    'Stopped as you asked before it was finished: the voice service had already made part of it and counted its {paid, plural, one {# character, which is} other {# characters, which are}} spent. Nothing more was sent, and nothing is posted.',
   'error.renderStopped.closed':
-    'Stopped as you asked before it was finished. The part the voice service was making was closed before it answered, but it may have counted its {unconfirmed} characters, so they are counted as spent here. Nothing more was sent, and nothing is posted.',
+    'Stopped as you asked before it was finished. The part the voice service was making was closed before it answered, but it may have counted its {unconfirmed, plural, one {# character, so it is} other {# characters, so they are}} counted as spent here. Nothing more was sent, and nothing is posted.',
   'error.renderStopped.paidClosed':
-    'Stopped as you asked before it was finished: the voice service had already made part of it and counted its {paid} characters, which are spent. The part it was making then was closed before it answered, but it may have counted its {unconfirmed} characters, so they are counted as spent here. Nothing more was sent, and nothing is posted.',
+    'Stopped as you asked before it was finished: the voice service had already made part of it and counted its {paid, plural, one {# character, which is} other {# characters, which are}} spent. The part it was making then was closed before it answered, but it may have counted its {unconfirmed, plural, one {# character, so it is} other {# characters, so they are}} counted as spent here. Nothing more was sent, and nothing is posted.',
   // Voice channel failures
   'error.voice.joinFailed': 'I could not join {channel}. Check that I may connect and speak there, then try again.',
   'error.voice.daveRequired':
@@ -265,10 +272,16 @@ export const en = {
     'This server already has {limit} pieces of audio being prepared (files, speed and volume), the most one server may. Please try again once they are done (nothing was charged twice).',
   'error.input.emptyText': 'Please give some text to speak.',
   'error.input.unknownVoice': 'There is no voice "{voice}". Pick one from the list.',
+  'error.input.voiceUnlisted':
+    'The voice "{voice}" is not one this bot lists, so it is not saved. Pick one from the list (/voices list), or ask the bot\'s owner to add it.',
   'error.input.voiceDeleted':
     'The voice `{voice}` was deleted from this server, so nothing more is said with it and no characters were spent for this.',
   'error.input.engineVoiceUnknown':
-    'The voice "{voice}" is not offered now: the speech engine that had it no longer lists it, or is not set up. Pick one from the list.',
+    'The voice "{voice}" is not offered now: its speech engine does not list it, or is not set up. Pick one from the list.',
+  'error.input.savedVoiceNotOffered':
+    'The voice {voice} is not offered now: its speech engine does not list it, or is not set up. Pick another: /myvoice set changes your default, /preset save (Manage Server) a preset.',
+  'error.input.engineVoiceNotAnswering':
+    'The voice "{voice}" was not saved: its speech engine is not answering now, so SayBot cannot tell whether it offers it. Try again once it answers, or pick another voice.',
   'error.input.freeVoiceUnavailable':
     'The free voice `{voice}` is not available on this SayBot (its owner turned it off or did not install it). Choose another voice; nothing was charged.',
   'error.preset.unknown': 'There is no preset "{name}" in this server. /preset list shows them.',
@@ -281,11 +294,11 @@ export const en = {
   'quota.exhaustedChecking':
     'The monthly character quota of the voice service was used up (the service said so on {marked}). Another request is checking right now whether it is back, so I sent nothing: try again in a moment. Audio already in the cache still plays.',
   'quota.tooFewLeft':
-    'The voice service has only {left, number} characters left this month and this needs {needed, number}, so it sent nothing. Try a shorter text; the quota resets {reset}.',
+    'The voice service has only {left, plural, one {# character} other {# characters}} left this month and this needs {needed, number}, so it sent nothing. Try a shorter text; the quota resets {reset}.',
   'quota.tooFewLeftForMember':
     'The voice service has too few characters left this month for this text, so it sent nothing. Try a shorter text; the quota resets {reset}.',
   'quota.tooFewLeftSaid':
-    'As of {at} the voice service said it had only {left, number} characters left this month and this needs {needed, number}. Another request is asking it right now whether more were bought, so I sent nothing: try again in a moment. The quota resets {reset}.',
+    'As of {at} the voice service said it had only {left, plural, one {# character} other {# characters}} left this month and this needs {needed, number}. Another request is asking it right now whether more were bought, so I sent nothing: try again in a moment. The quota resets {reset}.',
   'quota.tooFewLeftSaidForMember':
     'As of {at} the voice service said it had too few characters left this month for this text. Another request is asking it right now whether more were bought, so I sent nothing: try again in a moment. The quota resets {reset}.',
   'quota.recordFailed':
@@ -293,9 +306,9 @@ export const en = {
   'quota.storageUnavailable':
     "I could not reach the bot's storage in time, so I sent nothing and nothing was spent. Please try again in a moment; the operator has been told.",
   'budget.refused.outsideMonth':
-    'All use outside servers shares one monthly budget of {limit} characters: {used} are used and this needs {needed}. It resets {reset}.',
+    'All use outside servers shares one monthly budget of {limit, plural, one {# character} other {# characters}}: {used, plural, one {# is} other {# are}} used and this needs {needed}. It resets {reset}.',
   'budget.refused.guildMonth':
-    "This server's monthly budget is {limit} characters: {used} are used and this needs {needed}. It resets {reset}.",
+    "This server's monthly budget is {limit, plural, one {# character} other {# characters}}: {used, plural, one {# is} other {# are}} used and this needs {needed}. It resets {reset}.",
   'budget.refused.memberDayOutside':
     'Your daily budget outside servers is {limit} characters: you used {used} today and this needs {needed}. It resets {reset}.',
   'budget.refused.memberDay':
@@ -307,11 +320,11 @@ export const en = {
   'budget.refused.botMonth':
     'SayBot has reached the monthly limit its owner set for all servers together. It resets {reset}.',
   'queue.refused.guildClips':
-    "This voice channel's queue is full ({queued} clips waiting, at most {limit}). Try again once some have played, or ask for a file.",
+    "This voice channel's queue is full ({queued, plural, one {# clip} other {# clips}} waiting, at most {limit}). Try again once some have played, or ask for a file.",
   'queue.refused.guildSeconds':
     "This voice channel's queue is full (about {queued} s of speech waiting, at most {limit} s). Try again once some has played, or ask for a file.",
   'queue.refused.member':
-    'You already have {limit} requests waiting in this server, the most one member may have. Try again once one has played.',
+    'You already have {limit, plural, one {# request} other {# requests}} waiting in this server, the most one member may have. Try again once one has played.',
   'budget.refused.freeRate':
     "You asked within a minute for {limit, plural, one {# thing that costs} other {# things that cost}} no characters, the most one member may: lines in a free voice (eSpeak NG or this bot's own speech engines, also where one spoke in place of the paid voice), replays, other speeds or volumes, audio already made, scene previews and /usage charts drawn. Try again in {seconds} s.",
   // Caps on the audio's length, and the free voice itself
@@ -369,13 +382,15 @@ export const en = {
   'scene.posted': '🎬 Posted the scene: {seconds} s.',
   'scene.postedPrivately': 'You may not post files in this channel, so the scene is here, for you only: {seconds} s.',
   'scene.freeVoiceStoodIn': 'Some lines were spoken by the free voice: {reason}.',
-  'scene.header': "🎬 {member}'s scene: {speakers} voices, {seconds} s",
-  'scene.voiceLabel': 'the scene in {speakers} voices',
+  'scene.header': "🎬 {member}'s scene: {speakers, plural, one {# voice} other {# voices}}, {seconds} s",
+  'scene.voiceLabel': 'the scene in {speakers, plural, one {# voice} other {# voices}}',
   'scene.voiceMessagePosted': '🎬 Posted the scene as a voice message: {seconds} s. Its subtitles are attached here.',
-  'outcome.failedAfterPaying': 'The voice service counted {paid} characters for this, which are spent. {detail}',
+  'outcome.failedAfterPaying':
+    'The voice service counted {paid, plural, one {# character for this, which is} other {# characters for this, which are}} spent. {detail}',
   'outcome.freeVoiceFailed': '{refused} The free voice could not speak it in its place either. {detail}',
   'outcome.partWay.standIn': 'Part of this was spoken by {voice}; the rest could not be made. {detail}',
-  'outcome.failedMaybePaid': 'The voice service may have counted its {unconfirmed} characters: spent here. {detail}',
+  'outcome.failedMaybePaid':
+    'The voice service may have counted its {unconfirmed, plural, one {# character} other {# characters}}: spent here. {detail}',
   'outcome.partWay.only': 'Only the part of your text made before a later part failed is in it; the rest is missing.',
   'freeLine.cutAtCap':
     'Its audio came out longer than estimated, so the free voice cut it at {max} s, the longest one of its lines may last.',
@@ -428,7 +443,6 @@ export const en = {
   'output.why.member': 'your own default',
   'output.why.server': "the server's default",
   'output.why.builtin': 'built-in',
-  'output.unset': 'none',
   'say.textTooLong':
     'That text is **{characters}** characters as the voice service counts them (after Unicode normalisation); at most {max} are spoken at once.',
 } as const;

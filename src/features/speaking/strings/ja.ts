@@ -31,6 +31,8 @@ export const ja: Translation<typeof en> = {
   'error.voice.audioStalled': '音声が届かなくなり、再開しませんでした。もう一度お試しください。',
   'error.discord.uploadFailed':
     'このチャンネルに音声ファイルを投稿できませんでした。ファイル添付の権限を確認してください。',
+  'error.discord.uploadFailed.spent':
+    'ここに音声ファイルを投稿できませんでした（Discord が受け付けませんでした）。音声サービスはすでにこれを作成して {paid} 文字を計上しており、その分は消費されています。ボットの音声キャッシュにまだ残っていれば、もう一度頼んでも文字数はかかりません。',
   'autoread.guard.move':
     'このサーバーのために {voice} で {channel} を読み上げています。移動させられるのはサーバー管理の権限を持つメンバーだけです。',
   'autoread.guard.elsewhere.voiceOnly':
@@ -94,6 +96,7 @@ export const ja: Translation<typeof en> = {
   'voice.why.member': '{voice}（あなたのデフォルト）',
   'voice.why.server': '{voice}（サーバーのデフォルトプリセット「{preset}」）',
   'voice.why.builtin': '{voice}（サーバーの言語の標準の声）',
+  'voice.why.deleted': '{voice}（サーバーのデフォルト: 保存していた声「{name}」は削除されました）',
   'voice.why.builtinOutside': '{voice}（あなたの言語の標準の声）',
   'voice.fallback': '{voice}（無料の声：{reason}）',
   'voice.fallbackAfterPaid': '{voice}（有料の声で{paid}文字（計上済み）の後の無料の声：{reason}）',
@@ -106,6 +109,7 @@ export const ja: Translation<typeof en> = {
   'fallback.reason.service': '音声サービスが応答しません',
   'preset.list.default': '（サーバーのデフォルト）',
   'list.more': '…ほか {count} 件。',
+  'sample.freeVoiceStoodIn': '{voice} が話しました。',
   'voiceMessage.freeVoiceStoodIn': '上のボイスメッセージは {voice} が話しました。',
   'voiceMessage.posted': '下にボイスメッセージで送りました: {voice}、{seconds} 秒。',
   'voiceMessage.fallback.no-permission':
@@ -123,6 +127,8 @@ export const ja: Translation<typeof en> = {
   'voiceMessage.header': '{member} さんが /{command} で頼んだボイスメッセージです:',
   'error.api.badRequest':
     '音声サービスがこのリクエストを拒否しました: {detail}。テキストとオプションを確認して、もう一度お試しください。',
+  'error.api.voiceRefused':
+    '音声サービスが、声 {voice} でのこのリクエストを拒否しました: {said}。別の声を選んでください。デフォルトは /myvoice set で、プリセットは /preset save（サーバー管理）で変えられます。',
   'error.api.unauthorized':
     'ボットの Voice API キーが無効か、無効化されています。サーバーの管理者に伝えてください。文字数は消費されていません。',
   'error.api.forbidden':
@@ -253,10 +259,16 @@ export const ja: Translation<typeof en> = {
     'このサーバーではすでに {limit} 件の音声（ファイル、速度や音量）を準備中で、1 つのサーバーの上限です。終わってからもう一度お試しください（二重に課金はされていません）。',
   'error.input.emptyText': '読み上げるテキストを入力してください。',
   'error.input.unknownVoice': '「{voice}」という音声はありません。一覧から選んでください。',
+  'error.input.voiceUnlisted':
+    '音声「{voice}」はこのボットの一覧にないため、保存しませんでした。一覧 (/voices list) から選ぶか、ボットの管理者に追加を頼んでください。',
   'error.input.voiceDeleted':
     '音声 `{voice}` はこのサーバーから削除されたため、この音声ではもう話しません。この依頼で文字数は使われていません。',
   'error.input.engineVoiceUnknown':
     '声「{voice}」は今は使えません。音声エンジンがこの声を提供していないか、設定されていません。一覧から選んでください。',
+  'error.input.savedVoiceNotOffered':
+    '声 {voice} は今は使えません。音声エンジンがこの声を提供していないか、設定されていません。別の声を選んでください。デフォルトは /myvoice set で、プリセットは /preset save（サーバー管理）で変えられます。',
+  'error.input.engineVoiceNotAnswering':
+    '声「{voice}」は保存しませんでした。音声エンジンが今は応答しないため、この声があるか確かめられません。応答するようになってからもう一度試すか、別の声を選んでください。',
   'error.input.freeVoiceUnavailable':
     '無料の声 `{voice}` はこの SayBot では使えません（運営者が無効にしたか、インストールしていません）。別の声を選んでください。料金はかかっていません。',
   'error.preset.unknown': 'このサーバーに「{name}」というプリセットはありません。/preset list で確認できます。',
@@ -410,7 +422,6 @@ export const ja: Translation<typeof en> = {
   'output.why.member': '自分の既定',
   'output.why.server': 'サーバーの既定',
   'output.why.builtin': '組み込みの既定',
-  'output.unset': 'なし',
   'say.textTooLong':
     'このテキストは音声サービスの数え方（Unicode 正規化後）で **{characters}** 文字です。一度に読み上げられるのは {max} 文字までです。',
 };

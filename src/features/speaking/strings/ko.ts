@@ -30,6 +30,8 @@ export const ko: Translation<typeof en> = {
   'error.voice.streamFailed': '오디오가 중간에 끊겼습니다. {detail}',
   'error.voice.audioStalled': '오디오가 더 이상 도착하지 않았고 다시 이어지지 않았습니다. 다시 시도해 주세요.',
   'error.discord.uploadFailed': '이 채널에 오디오 파일을 올릴 수 없습니다. 파일 첨부 권한을 확인해 주세요.',
+  'error.discord.uploadFailed.spent':
+    '여기에 오디오 파일을 올릴 수 없었습니다(Discord가 받지 않았습니다). 음성 서비스가 이미 이것을 만들어 {paid}자를 차감했으므로 그만큼은 사용되었습니다. 봇의 오디오 캐시에 아직 남아 있다면 다시 요청해도 글자 수가 들지 않습니다.',
   'autoread.guard.move':
     '이 서버를 위해 {voice}에서 {channel}을(를) 읽고 있습니다. 서버 관리 권한이 있는 멤버만 옮길 수 있습니다.',
   'autoread.guard.elsewhere.voiceOnly':
@@ -92,6 +94,7 @@ export const ko: Translation<typeof en> = {
   'voice.why.member': '{voice} (내 기본값)',
   'voice.why.server': '{voice} (서버 기본 프리셋 "{preset}")',
   'voice.why.builtin': '{voice} (서버 언어의 기본 음성)',
+  'voice.why.deleted': '{voice} (서버 기본값: 저장해 둔 음성 "{name}"은(는) 삭제되었습니다)',
   'voice.why.builtinOutside': '{voice} (내 언어의 기본 음성)',
   'voice.fallback': '{voice} (무료 음성: {reason})',
   'voice.fallbackAfterPaid': '{voice} (유료 음성으로 {paid}자(집계됨) 이후 무료 음성: {reason})',
@@ -104,6 +107,7 @@ export const ko: Translation<typeof en> = {
   'fallback.reason.service': '음성 서비스가 응답하지 않습니다',
   'preset.list.default': '(서버 기본값)',
   'list.more': '…외 {count}개.',
+  'sample.freeVoiceStoodIn': '{voice}(으)로 말했습니다.',
   'voiceMessage.freeVoiceStoodIn': '위 음성 메시지는 {voice}(으)로 말했습니다.',
   'voiceMessage.posted': '아래에 음성 메시지로 보냈습니다: {voice}, {seconds}초.',
   'voiceMessage.fallback.no-permission':
@@ -121,6 +125,8 @@ export const ko: Translation<typeof en> = {
   'voiceMessage.header': '{member} 님이 /{command}(으)로 요청한 음성 메시지입니다:',
   'error.api.badRequest':
     '음성 서비스가 이 요청을 거절했습니다: {detail}. 텍스트와 옵션을 확인한 뒤 다시 시도해 주세요.',
+  'error.api.voiceRefused':
+    '음성 서비스가 {voice} 음성으로 된 이 요청을 거절했습니다: {said}. 다른 음성을 골라 주세요. 기본값은 /myvoice set, 프리셋은 /preset save(서버 관리)로 바꿉니다.',
   'error.api.unauthorized':
     '봇의 Voice API 키가 유효하지 않거나 비활성화되었습니다. 서버 관리자에게 알려 주세요. 사용량은 차감되지 않았습니다.',
   'error.api.forbidden':
@@ -251,10 +257,16 @@ export const ko: Translation<typeof en> = {
     '이 서버에서 이미 음성 {limit}개(파일, 속도와 음량)를 준비하고 있습니다. 서버 하나의 최대치입니다. 끝난 뒤 다시 시도해 주세요(두 번 청구되지는 않았습니다).',
   'error.input.emptyText': '읽을 텍스트를 입력해 주세요.',
   'error.input.unknownVoice': '"{voice}" 음성이 없습니다. 목록에서 골라 주세요.',
+  'error.input.voiceUnlisted':
+    '"{voice}" 음성은 이 봇의 목록에 없어서 저장하지 않았습니다. 목록(/voices list)에서 고르거나 봇 관리자에게 추가를 요청해 주세요.',
   'error.input.voiceDeleted':
     '`{voice}` 음성은 이 서버에서 삭제되어 더 이상 이 음성으로 말하지 않습니다. 이 요청에는 글자가 쓰이지 않았습니다.',
   'error.input.engineVoiceUnknown':
     '목소리 "{voice}"는 지금 사용할 수 없습니다. 음성 엔진이 이 목소리를 제공하지 않거나 설정되지 않았습니다. 목록에서 고르세요.',
+  'error.input.savedVoiceNotOffered':
+    '목소리 {voice}는 지금 사용할 수 없습니다. 음성 엔진이 이 목소리를 제공하지 않거나 설정되지 않았습니다. 다른 음성을 골라 주세요. 기본값은 /myvoice set, 프리셋은 /preset save(서버 관리)로 바꿉니다.',
+  'error.input.engineVoiceNotAnswering':
+    '목소리 "{voice}"는 저장하지 않았습니다. 음성 엔진이 지금 응답하지 않아 이 목소리가 있는지 확인할 수 없습니다. 엔진이 응답하면 다시 시도하거나 다른 목소리를 고르세요.',
   'error.input.freeVoiceUnavailable':
     '무료 음성 `{voice}`은(는) 이 SayBot에서 쓸 수 없습니다(운영자가 끄거나 설치하지 않았습니다). 다른 음성을 고르세요. 요금은 청구되지 않았습니다.',
   'error.preset.unknown': '이 서버에 "{name}" 프리셋이 없습니다. /preset list 로 확인해 주세요.',
@@ -406,7 +418,6 @@ export const ko: Translation<typeof en> = {
   'output.why.member': '내 기본값',
   'output.why.server': '서버 기본값',
   'output.why.builtin': '기본 동작',
-  'output.unset': '없음',
   'say.textTooLong':
     '이 텍스트는 음성 서비스 기준(유니코드 정규화 후)으로 **{characters}**자입니다. 한 번에 최대 {max}자까지 말할 수 있습니다.',
 };

@@ -17,7 +17,8 @@ export const en = {
   'usage.freeVoice':
     'Lines spoken by the free voice this month: {lines}, at no charge ({fallback} in place of the paid voice).',
   'usage.freeEngines': 'Of them, by who spoke: VOICEVOX {voicevox}, the speech server {speech}, eSpeak NG {espeak}.',
-  'usage.guild': 'This server: {spent} characters spent, {saved} saved by the cache; {budget}.',
+  'usage.guild':
+    'This server: {spent, plural, one {# character} other {# characters}} spent, {saved} saved by the cache; {budget}.',
   'usage.guildBudget': 'monthly budget {limit}, {left} left',
   'usage.noGuildBudget': 'no monthly budget',
   'usage.bot':
@@ -29,7 +30,7 @@ export const en = {
   'usage.botBudget':
     "Bot-wide budget (every server and user install together): {limit} characters a month, {left} left; the rest of the plan stays for the owner's own use.",
   'usage.noBotBudget': 'Bot-wide budget: none (SayBot may use the whole plan).',
-  'usage.member': 'You today: {spent} characters; {budget}.',
+  'usage.member': 'You today: {spent, plural, one {# character} other {# characters}}; {budget}.',
   'usage.outside.where': 'Your use of SayBot outside servers (direct messages, group DMs, servers it is not in):',
   'usage.outside.shared': 'All use outside servers shares one monthly budget: {left} of {limit} characters left.',
   'usage.memberBudget': 'daily budget {limit}, {left} left, resets {reset}',
@@ -37,7 +38,7 @@ export const en = {
   'usage.cooldown':
     'Cooldown: {seconds} s between requests that spend characters (audio from the cache is free and never waits).',
   'usage.queue':
-    'Voice queue: at most {clips} clips and about {seconds} s of speech per server, {member} requests waiting per member.',
+    'Voice queue: at most {clips, plural, one {# clip} other {# clips}} and about {seconds} s of speech per server, {member, plural, one {# request} other {# requests}} waiting per member.',
   'usage.exhausted':
     'The voice service said the monthly quota is used up: one request at a time goes out to see whether it is back (a plan upgrade or a top-up ends this at once); it resets {reset} at the latest.',
   'usage.chart.title': 'Characters in {month} (UTC)',

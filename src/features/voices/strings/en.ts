@@ -22,6 +22,10 @@ export const en = {
   'clone.stoppedUnsent':
     'Stopped as you asked before anything was sent to the voice service: no voice was made, and nothing was charged.',
   'voices.deleted': 'Deleted the voice "{name}" ({id}).',
+  'voices.deleted.presets': '{count, plural, one {Its preset went too} other {Its # presets went too}}: {names}.',
+  'voices.deleted.members':
+    "{count, plural, one {# member had it as their voice (/myvoice)} other {# members had it as their voice (/myvoice)}}: they now hear the server's default voice, and will be told so once.",
+  'voices.deleted.more': '{count} more',
   'voices.notFound': 'This server has no cloned voice "{name}".',
   'error.permission.deleteVoice':
     'Only the member who cloned this voice, or someone with Manage Server, can delete it.',
@@ -69,7 +73,7 @@ export const en = {
   'clone.error.corrupt': 'The clip is damaged or cut short. Please export it again and attach the new file.',
   'clone.error.checkBusy': 'Too many clips are being checked right now. Please attach yours again in a minute.',
   'clone.error.checkBusyServer':
-    'This server already has {limit} clips being checked. Wait for their answers, then attach yours again.',
+    'This server already has {limit, plural, one {# clip} other {# clips}} being checked. Wait for their answers, then attach yours again.',
   'clone.error.duration': 'The clip lasts {seconds} s; it must last {min} to {max} seconds.',
   'clone.error.silent': 'The clip is silent ({level} dBFS). Attach a recording of the person speaking.',
 } as const;

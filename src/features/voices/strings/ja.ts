@@ -24,6 +24,10 @@ export const ja: Translation<typeof en> = {
   'clone.stoppedUnsent':
     'ご依頼どおり、音声サービスに何も送る前に停止しました。声は作られておらず、料金もかかっていません。',
   'voices.deleted': '声「{name}」（{id}）を削除しました。',
+  'voices.deleted.presets': 'この声を使うプリセット {count} 件も削除しました: {names}。',
+  'voices.deleted.members':
+    'この声を自分の声 (/myvoice) にしていたメンバー {count} 人は、今後サーバーのデフォルトの声になります（次に使うときに一度だけ伝えます）。',
+  'voices.deleted.more': '他 {count} 件',
   'voices.notFound': 'このサーバーに「{name}」というクローン音声はありません。',
   'error.permission.deleteVoice': 'この声を削除できるのは、作成したメンバーかサーバー管理権限を持つ人だけです。',
   // /clone のフォーム

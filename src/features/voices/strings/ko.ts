@@ -24,6 +24,10 @@ export const ko: Translation<typeof en> = {
   'clone.stoppedUnsent':
     '요청하신 대로 음성 서비스에 아무것도 보내기 전에 멈췄습니다. 음성은 만들어지지 않았고 요금도 부과되지 않았습니다.',
   'voices.deleted': '"{name}" 음성({id})을 삭제했습니다.',
+  'voices.deleted.presets': '이 음성을 쓰던 프리셋 {count}개도 함께 삭제했습니다: {names}.',
+  'voices.deleted.members':
+    '이 음성을 내 음성(/myvoice)으로 쓰던 멤버 {count}명은 이제 서버 기본 음성으로 듣게 되며, 다음에 쓸 때 한 번 안내받습니다.',
+  'voices.deleted.more': '외 {count}개',
   'voices.notFound': '이 서버에 "{name}" 복제 음성이 없습니다.',
   'error.permission.deleteVoice': '이 음성을 만든 사람이나 서버 관리 권한이 있는 사람만 삭제할 수 있습니다.',
   // /clone 양식

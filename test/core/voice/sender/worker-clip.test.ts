@@ -9,6 +9,7 @@ import { daveConnection } from '../../../support/dave-connection.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AES_GCM_MODE, decryptRtp } from '@saybot/local-discord/rtp-decrypt.ts';
 import { senderThread } from '../../../../src/core/voice/sender/sender-thread.ts';
+import { watchNetworking } from '../../../../src/core/voice/discordjs-voice-seam.ts';
 import { START_LEAD_PACKETS, START_WAIT_MS, WorkerSender } from '../../../../src/core/voice/sender/worker-clip.ts';
 import type { PacketRun } from '../../../../src/core/voice/sender/sender-messages.ts';
 import { SILENCE_FRAME } from '../../../../src/core/voice/packet-sender.ts';
@@ -159,6 +160,38 @@ describe('a clip on the sender thread', () => {
     await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
     await vi.waitFor(() => expect(received.length).toBe(20 + 5), { timeout: 20_000 });
     expect(payloads().slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, n) => `${n}@1`));
+    c.close();
+  });
+
+  it('on a watched connection the session is looked up once while nothing changes it, and a voice gateway message that reinitializes the DAVE group is noticed at the next look', async () => {
+    const c = await connection();
+    // The library's handlers: DAVE's group changes in a voice gateway message's handler, and tells no one.
+    c.voiceGateway.on('packet', (reinitializing: boolean) => (c.dave.reinitializing = reinitializing));
+    c.voiceGateway.on('binary', (reinitializing: boolean) => (c.dave.reinitializing = reinitializing));
+    watchNetworking(c.connection, { onClose: () => undefined, onHandlerError: () => undefined });
+    let looks = 0;
+    let state: unknown = c.emitter.state;
+    Object.defineProperty(c.emitter, 'state', {
+      get: () => (looks++, state),
+      set: (next: unknown) => (state = next),
+    });
+    const { stream, events } = play(c, 10);
+    await vi.waitFor(() => expect(payloads().length).toBeGreaterThanOrEqual(10), { timeout: 20_000 });
+    const looked = looks;
+    expect(looked).toBeGreaterThan(0);
+    for (let n = 10; n < 20; n++) stream.write(frame(n));
+    await vi.waitFor(() => expect(payloads()).toContain('19@1'), { timeout: 20_000 });
+    expect(looks).toBe(looked);
+
+    const holds = senderThread.counts.messages['hold'] ?? 0;
+    c.voiceGateway.emit('packet', true);
+    stream.write(frame(20));
+    await vi.waitFor(() => expect(senderThread.counts.messages['hold']).toBeGreaterThan(holds), { timeout: 10_000 });
+    expect(payloads()).not.toContain('20@1');
+    c.voiceGateway.emit('binary', false);
+    stream.end();
+    await vi.waitFor(() => expect(events.ended).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+    expect(await wordsHeard(21)).toEqual(Array.from({ length: 21 }, (_, n) => `${n}@1`));
     c.close();
   });
 

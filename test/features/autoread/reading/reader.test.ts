@@ -158,7 +158,7 @@ function setup(
     },
     notify: async (notice) => {
       if (notice.kind === 'refused') notices.push(notice);
-      else if (notice.kind !== 'fallback') behind.push(notice);
+      else if (notice.kind !== 'fallback' && notice.kind !== 'charged') behind.push(notice);
     },
     ...(options.maxPending === undefined ? {} : { maxPending: options.maxPending }),
     ...(options.maxPendingSeconds === undefined ? {} : { maxPendingSeconds: options.maxPendingSeconds }),

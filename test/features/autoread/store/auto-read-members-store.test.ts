@@ -99,6 +99,9 @@ forEachBackend((store) => {
       expect(await store.autoReadMembers.addToPool(G1, 'clone-1', ADMIN, 25)).toBe('unknown-voice');
       expect(await store.autoReadMembers.pool(G1)).toEqual([]);
       expect(await store.autoReadMembers.addToPool(G1, 'voice-b-en-m-01', ADMIN, 25)).toBe('added');
+      // An engine's or eSpeak NG's voice is no library's: whether it may be saved is usableVoice's to say.
+      for (const voice of ['voicevox:3', 'free-en-f'])
+        expect(await store.autoReadMembers.addToPool(G1, voice, ADMIN, 25)).toBe('added');
     });
   });
 });

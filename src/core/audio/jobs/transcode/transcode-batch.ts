@@ -20,7 +20,7 @@ export class Transcode {
   #out: Buffer[] = [];
   readonly #sink: PcmSink = (channels, length, sampleRate) => {
     const bytes = this.#writer.write(channels, length, sampleRate);
-    if (bytes && bytes.length > 0) this.#encode(bytes);
+    if (bytes && bytes.length > 0) this.#encode(bytes, sampleRate);
   };
 
   constructor(spec: TranscodeSpec) {
@@ -55,9 +55,9 @@ export class Transcode {
     return out;
   }
 
-  #encode(bytes: Buffer): void {
+  #encode(bytes: Buffer, sourceRate?: number): void {
     const channels = this.#writer.channels ?? 2;
-    this.#encoder ??= createNativeEncoder({ ...this.#spec.encoder, channels });
+    this.#encoder ??= createNativeEncoder({ ...this.#spec.encoder, channels, sourceRate });
     const size = frameBytes(channels);
     let data = this.#partial ? Buffer.concat([this.#partial, bytes]) : bytes;
     this.#partial = undefined;

@@ -112,7 +112,7 @@ class TranscodeWorker {
   }
 
   write(id: number, chunk: Uint8Array, done: () => void): void {
-    const stream = this.#accepting(id);
+    const stream = this.#liveStream(id);
     if (!stream) return;
     this.#ids.push(id);
     this.#chunks.push(chunk);
@@ -127,7 +127,7 @@ class TranscodeWorker {
   }
 
   end(id: number, done: () => void): void {
-    if (!this.#accepting(id)) return;
+    if (!this.#liveStream(id)) return;
     this.#ends.push(id);
     this.#after(id, () => {
       this.#streams.delete(id);
@@ -141,7 +141,7 @@ class TranscodeWorker {
     this.#turn.request();
   }
 
-  #accepting(id: number): OpenStream | undefined {
+  #liveStream(id: number): OpenStream | undefined {
     const stream = this.#streams.get(id);
     if (stream && !this.dead) return stream;
     stream?.failed(new OpusWorkerError('the transcoding thread is gone'));

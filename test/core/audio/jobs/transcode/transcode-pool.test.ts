@@ -123,6 +123,20 @@ describe('TranscodePool', () => {
     expect(roundTrips).toEqual(Array(START_LEAD_PACKETS).fill(1));
   });
 
+  it('codes no band above what its source holds: 16 kHz audio at wideband, 24 kHz at superwideband, 48 kHz at fullband', async () => {
+    const transcode = pool(1);
+    // A CELT-only packet's bandwidth is in its first byte's config (RFC 6716 3.1): 16-19 narrow, then 4 configs each.
+    const CELT_BANDWIDTHS = ['narrow', 'wide', 'superwide', 'full'];
+    const bandwidths = async (sampleRate: number) => {
+      const wav = buildWav(sine(440, 1, sampleRate), { sampleRate, channels: 1 });
+      const packets = await feed(transcode.stream(SPEC), wav);
+      return new Set(packets.map((packet) => CELT_BANDWIDTHS[(((packet[0] as number) >> 3) - 16) >> 2]));
+    };
+    expect(await bandwidths(16_000)).toEqual(new Set(['wide']));
+    expect(await bandwidths(24_000)).toEqual(new Set(['superwide']));
+    expect(await bandwidths(48_000)).toEqual(new Set(['full']));
+  });
+
   it('closing the pool fails the streams still open with an OpusWorkerError', async () => {
     const transcode = pool(1);
     const stream = transcode.stream(SPEC);
