@@ -4,16 +4,24 @@
 // closed, its slot free for the next line); an engine down when SayBot starts has its voices stood in for, and is
 // used again once it answers. Only the order of events is asserted.
 import { afterEach, describe, expect, it } from 'vitest';
-import { MessageFlags } from 'discord.js';
+import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import {
+  DEFAULT_VOICEVOX_SPEAKERS,
   startSpeechServerDouble,
   startVoicevoxDouble,
   voicevoxStylePitchHz,
   type VoicevoxDouble,
 } from '@saybot/engine-doubles';
 import { useHarnessPerTest } from '../support/file-harness.ts';
-import { pitchOf, runCommand, voiceStateSeen, type Harness, type HarnessOptions } from '../support/harness.ts';
-import { ALICE, GENERAL, LONDON, MINJI, SEOUL } from '../support/world.ts';
+import {
+  defaultGuilds,
+  pitchOf,
+  runCommand,
+  voiceStateSeen,
+  type Harness,
+  type HarnessOptions,
+} from '../support/harness.ts';
+import { ALICE, BOB, GENERAL, LONDON, LONDON_ADMIN, MINJI, SEOUL, londonWith } from '../support/world.ts';
 import { previewScene, pressSceneButton } from '../support/scene-preview.ts';
 
 const startHarness = useHarnessPerTest();
@@ -68,6 +76,24 @@ async function until(ready: () => boolean, what: string): Promise<void> {
 }
 
 const syntheses = (double: VoicevoxDouble) => double.requests.filter((r) => r.path === '/synthesis');
+// What was asked of the engine, a list read again counted once: a voice it lacks has its list read again at most once
+// in 5 s, so a busy host that spreads two lines over more than 5 s reads it twice, by design.
+const asked = (double: VoicevoxDouble) =>
+  double.requests.map((r) => r.path).filter((path, i, paths) => path !== '/speakers' || paths[i - 1] !== path);
+
+/** The double restarted on its port with its list changed, once the bot has read its list: style 10 gone, a style 77
+ * added to its first speaker. */
+async function changedList(h: Harness, double: VoicevoxDouble): Promise<VoicevoxDouble> {
+  await until(() => h.logs().includes('engine voices fetched'), 'the bot reads the list');
+  const port = Number(new URL(double.url).port);
+  await double.close();
+  const [first, ...rest] = DEFAULT_VOICEVOX_SPEAKERS.map((s) => ({
+    ...s,
+    styles: s.styles.filter((t) => t.id !== 10),
+  }));
+  const added = { ...first!, styles: [...first!.styles, { name: 'あたらしい', id: 77 }] };
+  return startVoicevoxDouble({ port, speakers: [added, ...rest] });
+}
 
 describe("the owner's engines at their edges", () => {
   it("an empty WAV is the engine's failure: eSpeak NG speaks for it, said so, and nothing of it is cached", async () => {
@@ -95,6 +121,85 @@ describe("the owner's engines at their edges", () => {
     expect(syntheses(voicevox).length).toBe(asked + 1);
     const heard = await h.discord.waitForAudio(LONDON, { minSeconds: 0.3 });
     expect(near(pitchOf(heard), voicevoxStylePitchHz(0)!)).toBe(true);
+  });
+
+  // bb12: the list was read every ten minutes only; a voice added since was refused as one the engine "no longer
+  // lists", and one removed was sent again and stood in for on every line until then.
+  for (const front of ['/say', '/myvoice set'])
+    it(`a voice the engine added since its list was read is taken at once by ${front}`, async () => {
+      voicevox = await startVoicevoxDouble();
+      const h = await withVoicevox(voicevox);
+      voicevox = await changedList(h, voicevox);
+      if (front === '/say') {
+        const spoken = await (
+          await say(h, 'あたらしい声です。', { voice: 'voicevox:77' })
+        ).waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
+        expect(spoken.content).toMatch(/^Spoke/);
+        expect(spoken.content).not.toContain('`free-ja-');
+        expect(syntheses(voicevox).some((r) => r.speaker === 77)).toBe(true);
+      } else {
+        const saved = await runCommand(h, {
+          guildId: LONDON,
+          userId: ALICE,
+          name: 'myvoice',
+          subcommand: 'set',
+          options: { voice: 'voicevox:77' },
+        });
+        expect(saved.content).toContain('voicevox:77');
+        expect(saved.content).not.toContain('not offered now');
+      }
+    });
+
+  it('a voice the engine refuses has its list read again: that line and the next are refused in true words', async () => {
+    voicevox = await startVoicevoxDouble();
+    const h = await withVoicevox(voicevox);
+    voicevox = await changedList(h, voicevox);
+    const WORDS = 'The voice "voicevox:10" is not offered now: its speech engine does not list it, or is not set up.';
+    const sayGone = async () =>
+      (await say(h, 'もういない声です。', { voice: 'voicevox:10' })).waitFor(
+        (r) => FINAL.test(r.content ?? ''),
+        WAIT_MS,
+      );
+    // Sent on the list it had, refused by the engine (422): the list read again says why, and nothing stands in.
+    expect((await sayGone()).content).toContain(WORDS);
+    expect(voicevox.requests.map((r) => r.path)).toEqual(['/audio_query', '/speakers']);
+    // The next line is refused before anything is sent.
+    expect((await sayGone()).content).toContain(WORDS);
+    expect(asked(voicevox)).toEqual(['/audio_query', '/speakers']);
+  });
+
+  // bb13: a saved voice its engine stopped listing was refused as if the member had named it, with no word of where
+  // it came from or how to change it (the service's refusal of a saved voice says both).
+  it('a saved voice its engine no longer lists is refused naming where it came from and how to change it, en and ja', async () => {
+    voicevox = await startVoicevoxDouble();
+    const admin = { id: LONDON_ADMIN, username: 'alex', permissions: PermissionFlagsBits.ManageGuild };
+    const h = await startHarness({
+      config: { voiceIdleTimeoutMs: 60_000 },
+      env: { VOICEVOX_URL: voicevox.url, FREE_VOICE: 'on' },
+      guilds: [...defaultGuilds().slice(0, 1), londonWith([...defaultGuilds()[1]!.members, admin])],
+    });
+    await until(() => h.logs().includes('engine voices fetched'), 'the bot reads the list');
+    const saved = { voice: 'voicevox:10' };
+    await runCommand(h, { guildId: LONDON, userId: ALICE, name: 'myvoice', subcommand: 'set', options: saved });
+    const options = { name: 'ten', ...saved };
+    await runCommand(h, { guildId: LONDON, userId: LONDON_ADMIN, name: 'preset', subcommand: 'save', options });
+    voicevox = await changedList(h, voicevox);
+    // ALICE's default: sent on the old list, refused by the engine; then the list read again says why.
+    const own = await (await say(h, 'もういない声です。')).waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
+    expect(own.content).toMatch(/^The voice `voicevox:10` \(VOICEVOX:[^)]+\) \(your default\) is not offered now/);
+    expect(own.content).toContain('/myvoice set changes your default, /preset save (Manage Server) a preset.');
+    // BOB (Japanese client) by the preset: refused before anything is sent, in his language.
+    const { handle } = await runCommand(h, {
+      guildId: LONDON,
+      userId: BOB,
+      name: 'say',
+      options: { text: 'もういない声です。', preset: 'ten' },
+    });
+    const preset = await handle.waitFor((r) => r.files.length > 0 || /。$/.test(r.content ?? ''), WAIT_MS);
+    expect(preset.files).toHaveLength(0);
+    expect(preset.content).toContain('`voicevox:10`（プリセット「ten」） は今は使えません');
+    expect(preset.content).toContain('/preset save（サーバー管理）');
+    expect(asked(voicevox)).toEqual(['/audio_query', '/speakers']);
   });
 
   it("a scene's engine line spoken by eSpeak NG leaves its paid line to the service: asked for and billed (FREE_VOICE=chosen)", async () => {
@@ -134,7 +239,7 @@ describe("the owner's engines at their edges", () => {
     expect(done.content).not.toMatch(/nothing was (charged|spent)/i);
   });
 
-  // bb7: three lines spoken free (two for the failing service, one the engine's backup) showed "(1 in place of the paid
+  // bb7: three lines spoken free (two for the failing service, one eSpeak NG standing in for the engine) showed "(1 in place of the paid
   // voice)": each line is counted as what it was.
   it('a scene spoken free for the failing service and the failing engine (FREE_VOICE=fallback): /usage counts each line as what it was', async () => {
     voicevox = await startVoicevoxDouble();
@@ -269,11 +374,13 @@ describe("the owner's engines at their edges", () => {
     // stall (SayBot's 30 s: a busy host's stream falls seconds behind) more.
     const h = await withVoicevox(voicevox, {}, { deadlines: { bodyMs: 3_000 } });
     voicevox.faults.set({ fault: 'paced:100', path: '/synthesis' });
-    // Some 8 s of speech, sent as it plays.
+    // Some 4.8 s of speech, sent as it plays: its stream lasts past the 3 s however fast the host.
     const spoken = await (
-      await say(h, `ながいせりふ、${'あいうえおかきくけこ'.repeat(13)}`, { voice: 'voicevox:0' })
+      await say(h, `ながいせりふ、${'あいうえおかきくけこ'.repeat(7)}`, { voice: 'voicevox:0' })
     ).waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
     expect(spoken.content).toMatch(/^Spoke/);
+    // Heard whole, and longer than the flat deadline that would have cut it.
+    expect(Number(/^Spoke (\d+\.\d) s/.exec(spoken.content ?? '')?.[1])).toBeGreaterThan(3);
     expect(spoken.content).not.toContain('`free-ja-');
     const [line] = syntheses(voicevox);
     expect(line!.closed).toBeUndefined();
@@ -404,5 +511,59 @@ describe("the owner's engines at their edges", () => {
     expect(fallen.content).toMatch(/^Spoke/);
     expect(fallen.content).not.toContain('is not offered now');
     expect(fallen.content).toContain('`free-ja-');
+  });
+
+  it('an engine down after its voices were fetched: a voice it did not list is refused by /say (voice and file) and /myvoice in the same words, never sent', async () => {
+    voicevox = await startVoicevoxDouble();
+    const h = await withVoicevox(voicevox);
+    voicevox.faults.set('down');
+    // A line of a voice it lists finds it down (stood in for), so its list is now an old one.
+    const stood = await (
+      await say(h, 'エンジンが止まりました。', { voice: 'voicevox:10' })
+    ).waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
+    expect(stood.content).toContain('`free-ja-');
+    const unlisted = 'The voice "voicevox:999" is not offered now';
+    const spoken = await (
+      await say(h, 'この声はありません。', { voice: 'voicevox:999' })
+    ).waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
+    expect(spoken.content).toContain(unlisted);
+    const { handle } = await runCommand(h, {
+      guildId: LONDON,
+      userId: ALICE,
+      name: 'say',
+      options: { text: 'この声はありません。', voice: 'voicevox:999', output: 'file' },
+    });
+    const file = await handle.waitFor((r) => r.files.length > 0 || FINAL.test(r.content ?? ''), WAIT_MS);
+    expect(file.files).toHaveLength(0);
+    expect(file.content).toContain(unlisted);
+    const saved = await runCommand(h, {
+      guildId: LONDON,
+      userId: ALICE,
+      name: 'myvoice',
+      subcommand: 'set',
+      options: { voice: 'voicevox:999' },
+    });
+    expect(saved.content).toContain(unlisted);
+    expect(voicevox.requests.some((r) => r.speaker === 999)).toBe(false);
+  });
+
+  it('an engine down since start (its voices never known): /say stands in for its voice, /myvoice set does not save it and says the engine is not answering', async () => {
+    voicevox = await startVoicevoxDouble({ fault: 'down' });
+    const h = await withVoicevox(voicevox);
+    const stood = await (
+      await say(h, 'まだ知らない声です。', { voice: 'voicevox:10' })
+    ).waitFor((r) => FINAL.test(r.content ?? ''), WAIT_MS);
+    expect(stood.content).toContain('`free-ja-');
+    const saved = await runCommand(h, {
+      guildId: LONDON,
+      userId: ALICE,
+      name: 'myvoice',
+      subcommand: 'set',
+      options: { voice: 'voicevox:10' },
+    });
+    expect(saved.content).not.toContain('is not offered now');
+    expect(saved.content).toContain('is not answering now');
+    const shown = await runCommand(h, { guildId: LONDON, userId: ALICE, name: 'myvoice', subcommand: 'show' });
+    expect(shown.content).not.toContain('voicevox:10');
   });
 });
