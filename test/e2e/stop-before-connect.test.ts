@@ -74,7 +74,7 @@ describe('while SayBot is joining voice, the first part still opening its connec
     const letJoin = h.discord.holdVoiceRequests(GUILD);
     const spentBefore = await spentShownTo(h, GUILD, SPEAKER);
     const billedBefore = h.sandbox.charactersBilled();
-    relay?.hold();
+    await relay?.hold();
     const say = await h.discord.command({
       guildId: GUILD,
       userId: SPEAKER,

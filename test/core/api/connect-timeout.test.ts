@@ -75,7 +75,7 @@ const through = (overrides: Parameters<typeof clientFor>[1] = {}) =>
 describe('a connect that times out (no connection opened: nothing left)', () => {
   it('never opening: sent again up to maxRetries, then told the service could not be reached; nothing billed or booked', async () => {
     const client = through({ maxRetries: 2 });
-    relay.hold();
+    await relay.hold();
     connects = 0;
     try {
       const { error, spent, day, paid } = await pay(client);
@@ -93,7 +93,7 @@ describe('a connect that times out (no connection opened: nothing left)', () => 
 
   it('opening on the resend: served, billed once, booked once', async () => {
     const client = through({ maxRetries: 2 });
-    relay.hold();
+    await relay.hold();
     connects = 0;
     try {
       // The relay accepts again only once the first connect has timed out and the paid call sends again.
@@ -111,7 +111,7 @@ describe('a connect that times out (no connection opened: nothing left)', () => 
   it('still connecting at its total timeout: nothing left, told the service could not be reached', async () => {
     // undici ends an attempt cut while it connects once its connect does: a connect timeout past the total one.
     const client = through({ maxRetries: 0, timeouts: { connectMs: 2_000, totalMs: 300 } });
-    relay.hold();
+    await relay.hold();
     try {
       const { error, spent, day } = await pay(client);
       expect(error).toMatchObject({ phase: 'total', charge: 'not-charged' });
