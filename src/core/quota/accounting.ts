@@ -119,8 +119,13 @@ export class Accounting {
     return this.#ledger.recover(this.#owner);
   }
 
-  /** Stops renewing holds (shutdown): what is still held then expires as after a crash. */
+  /** Stops renewing holds and trying refused answers again (shutdown): what is still held expires as after a crash. */
   close(): void {
+    this.#stopRenewing();
+    this.#ledger.close();
+  }
+
+  #stopRenewing(): void {
     clearInterval(this.#renewal);
     this.#renewal = undefined;
   }
@@ -137,10 +142,7 @@ export class Accounting {
 
   #renewHolds(): void {
     const tokens = [...this.#charges].map((c) => c.hold).filter((t): t is string => t !== undefined);
-    if (tokens.length === 0) {
-      this.close();
-      return;
-    }
+    if (tokens.length === 0) return this.#stopRenewing();
     const expiresAt = new Date(this.#now().getTime() + BUDGET_HOLD_TTL_MS);
     this.#store.budgets
       .renew(tokens, expiresAt)

@@ -75,8 +75,9 @@ export function chargeOf(sent: Sent<unknown>): ChargeAnswer {
 }
 
 /** The resend rule: a call is sent again only when it provably never left (a ConnectionError that never `reached` the
- * service: refused, unreachable; not the client's closing), `maxRetries` times at most, each after its backoff, within
- * its first send's total timeout (`deadline`: a wait past it only delays the same outcome). Sent twice, paid twice. */
+ * service: refused, unreachable, not connected in time; not the client's closing), `maxRetries` times at most, each
+ * after its backoff, within its first send's total timeout (`deadline`: a wait past it only delays the same outcome).
+ * Sent twice, paid twice. */
 export function resend(sent: Sent<unknown> | undefined, retry: number, policy: RetryPolicy) {
   if (sent?.kind !== 'not-ok' || sent.reached || sent.deadline === undefined || retry > policy.maxRetries) return;
   if (!(sent.error instanceof ConnectionError) || sent.error.code === 'CLIENT_CLOSED') return;

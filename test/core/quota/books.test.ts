@@ -160,6 +160,22 @@ describe('the books, while the store writes and then loses its answer (a connect
     expect(rows()).toEqual([]);
     next.close();
   });
+  // edges1: with no order after it, a kept taking back waited for one, and the day counted a line never sent till then.
+  it('its taking back refused too, then healed: taken back on its own, with no order asking after it', async () => {
+    const books = landing(['record', 'erase']);
+    try {
+      const charge = await books.authorize(context, [paid(48)]);
+      failing = true;
+      await expect(onItsWay(books, charge, 48)).rejects.toThrow();
+      expect(rows()).toEqual([{ characters: 48, owner: 'app:main', undelivered: '0', unconfirmed: '1' }]);
+      failing = false;
+      charge.close();
+      await expect.poll(rows).toEqual([]);
+      expect(await store.spends.memberDaySpent(context.guildId, context.userId)).toBe(0);
+    } finally {
+      books.close();
+    }
+  });
 });
 
 describe('the books, while the store writes a saving and then loses its answer', () => {
