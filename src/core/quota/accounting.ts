@@ -1,10 +1,8 @@
-// Money's books (Accounting): a request run through acceptance's checks (MoneyRules, src/core/quota/money.ts: their
-// order and rules), in its guild's order by the store's deadline, each step the books' when asked (the facts the
-// rules read, the hold), what is held given back when a later check refuses; what each order's parts are held and
-// paid on (Charge); each paid request's steps on the books (the month's probe, written ahead, confirmed, taken back
-// or left spent maybe charged, finished: each a method src/core/quota/paid-call.ts awaits in turn, those before
-// sending by the store's deadline); /usage's figures. The ledger only records (src/core/quota/ledger.ts: the writes, their deadline, what a crash left), the store only sums
-// and holds (src/core/store/areas/spends.ts, quota-state.ts).
+// Money's books (Accounting): acceptance's checks run in a guild's order by the store's deadline, each step taken as
+// src/core/quota/money.ts asks (MoneyRules), a hold given back when a later check refuses; what an order is held and
+// paid on (Charge); each paid request's steps (the month's probe, written ahead, confirmed, taken back or left spent,
+// finished), each a method src/core/quota/paid-call.ts awaits; /usage's figures. The ledger only records
+// (src/core/quota/ledger.ts), the store only sums and holds (src/core/store/areas/spends.ts, quota-state.ts).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -57,8 +55,7 @@ export interface MoneyRules {
   /** The limits in force in a server: the operator's, lowered by the server's own. */
   limits(operator: OperatorBudgets, server: ServerBudgets): OperatorBudgets;
   passed: BudgetRule;
-  /** Acceptance's checks of a request's `needed` paid characters, in their order, each a step of `books`; throws the
-   * first refusal. Run in its guild's order, by the store's deadline, a hold given back if a later check refuses. */
+  /** Acceptance's checks of a request's `needed` paid characters, in their order, each a step of `books`. */
   checks(books: SpendingBooks, needed: number, policy: { memberCooldown: boolean }): Promise<void>;
   /** The month's rule, as a part of `leaving` leaves: its probe, or refused. */
   probeFor(month: ServiceMonth, log: Logger, characters: number, leaving?: Charge): Promise<string | undefined>;
@@ -75,11 +72,10 @@ export interface SpendingBooks {
   readonly log: Logger;
   /** Whether every spend the store refused is written now (tried again first). */
   written(): Promise<boolean>;
-  /** The limits in force in its server, the bot's month, and the member's last spends: the one stored, their requests
-   * that may still spend (this process only: a guild's interactions all reach its one shard). */
+  /** The limits in force, the bot's month, the member's last spends (stored, and this process's that may still spend:
+   * a guild's interactions all reach its one shard). */
   facts(): Promise<{ limits: OperatorBudgets; botMonthly: number; last: Date[] }>;
-  /** Its characters held against `limits` by `rule` in the store's one transaction, counting every process's holds:
-   * undefined once held, else the budget they would pass. */
+  /** Held against `limits` by `rule` in the store's one transaction (every process's holds): else what it would pass. */
   hold(limits: BudgetHoldLimits, rule: BudgetRule): Promise<ReturnType<BudgetRule>>;
   /** Logged as a budget's refusal, and thrown. */
   refuse(refusal: Refusal): never;
@@ -218,12 +214,9 @@ export class Accounting {
     const paid = parts.filter((p) => !p.free);
     const needed = paid.reduce((sum, p) => sum + p.characters, 0);
     let hold: string | undefined;
+    const steps = this.#steps(context, needed, (token) => (hold = token));
     try {
-      await this.#rules.checks(
-        this.#steps(context, needed, (token) => (hold = token)),
-        needed,
-        policy,
-      );
+      await this.#rules.checks(steps, needed, policy);
       if (late()) throw storageUnavailable();
     } catch (refused) {
       // Refused, or at the deadline meanwhile: nothing it held may outlive it.

@@ -1,11 +1,8 @@
-// Acceptance and settlement (Money): may this order spend, and on what terms. Asked by the pipeline in turn: its place
-// in the queue bounds (src/core/quota/capacity.ts, refused first as it costs nothing to refuse); the quote ceiling and
-// cache-only; the free-request rate where only free work is admitted; then the checks of what it spends, in their
-// order (spendingChecks: the cooldown, the budgets, the month and its probe), each a step the books take when asked
-// (Accounting.authorize, src/core/quota/accounting.ts); who pays a part counted free at acceptance (payerOf); a free
-// voice's lines in place of an order refused for money, or of a failed part (standInCause; which voice:
-// src/core/sourcing/stand-in.ts). Once delivered, settled: what it paid said with its outcome (PaidPartWayError,
-// LostAfterPayingError, SharedCallError).
+// Acceptance and settlement (Money): may this order spend, and on what terms, in turn: the queue bounds (capacity.ts,
+// free to refuse); the quote ceiling and cache-only; the free-request rate; what it spends (spendingChecks, each a step
+// of the books, accounting.ts); who pays a part counted free then (payerOf); where a free voice stands in
+// (standInCause; which voice: src/core/sourcing/stand-in.ts). Once delivered, settled: what it paid said with its
+// outcome (PaidPartWayError, LostAfterPayingError, SharedCallError).
 import { engineOf, isFreeVoice } from '../voice-catalogue/voices.ts';
 import {
   AbortedError,
@@ -20,7 +17,7 @@ import {
   UndeliveredError,
   VoiceApiError,
 } from '../api/errors.ts';
-import { Refusal, type RefusalReason } from '../refusal.ts';
+import { Refusal } from '../refusal.ts';
 import type { SpeechRequest, StandIn } from '../settings/speech-request.ts';
 import type { SpendEndpoint } from '../store/quota-store.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
@@ -233,26 +230,17 @@ export class Money {
   }
 }
 
-/** The refusals for money a free voice may answer for at acceptance: the month, the bot-wide reserve, a budget (not the
- * member's cooldown, nor the free-request rate). */
-const FOR_MONEY: ReadonlySet<RefusalReason['code']> = new Set([
-  'budget-member-day',
-  'budget-guild-month',
-  'budget-bot-month',
-  'quota-used-up',
-  'quota-too-few-left',
-]);
+// At acceptance: the month, the bot-wide reserve, a budget (not the member's cooldown, nor the free-request rate).
+const FOR_MONEY: ReadonlySet<string> = new Set(
+  'budget-member-day budget-guild-month budget-bot-month quota-used-up quota-too-few-left'.split(' '),
+);
 
 const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceededError, RateLimitedError];
 
-/**
- * Why a free voice may stand in (FREE_VOICE's fallback) for `error`, undefined where it may not: at acceptance (no
- * `text`), a refusal for money (FOR_MONEY); as a part of `text` fails, the month used up (the service's own 429, not
- * charged, as the payment told it, monthAnswer; or the books' mark of it met before the part was sent), too few
- * characters left for the part (the service's figure, said with it: a 429 or the books' last figure leaving some), or
- * the service failing to answer before anything was charged. Never a failure that may have been charged: the member
- * is told so in its own words.
- */
+/** Why a free voice may stand in (FREE_VOICE's fallback) for `error`: at acceptance (no `text`), a refusal for money; as
+ * a part of `text` fails, the month used up (the service's own 429 not charged, which the payment told by its figure,
+ * monthAnswer; the books' mark met before it was sent), too few left (a 429's figure or the books' last), or the
+ * service failing before anything was charged. Never what may have been charged: the member is told so in its words. */
 export function standInCause(error: unknown, text?: string): StandIn['cause'] | undefined {
   if (text === undefined) return error instanceof Refusal && FOR_MONEY.has(error.reason.code) ? error : undefined;
   if (error instanceof Refusal) {
@@ -260,8 +248,7 @@ export function standInCause(error: unknown, text?: string): StandIn['cause'] | 
     if (reason.code === 'quota-too-few-left') return reason.left > 0 ? error : 'month-used-up';
     return reason.code === 'quota-used-up' && reason.beforeSending === true ? 'month-used-up' : undefined;
   }
-  const failed = SERVICE_FAILED.some((type) => error instanceof type) ? (error as ServerError) : undefined;
-  if (failed?.charge !== 'not-charged') return undefined;
+  if (!SERVICE_FAILED.some((type) => error instanceof type && error.charge === 'not-charged')) return undefined;
   return error instanceof QuotaExceededError ? 'month-used-up' : 'service-failed';
 }
 
@@ -385,14 +372,10 @@ function tooFewRefusal(service: QuotaState['service'], needed: number, now: Date
   return tooFewLeft({ left, saidAt: service.updatedAt, resetAt: service.resetAt }, needed, now);
 }
 
-/**
- * Acceptance's checks of a request's `needed` paid characters, in their order, each stopping it (the books take each
- * step when asked, in the guild's order by the store's deadline, and give back the hold if a later check refuses). What
- * costs nothing is never refused; then nothing is spent while a spend the store refused is unwritten (every budget would
- * under-count); the member's cooldown; the budgets, checked and held in the store's one transaction (none set: no
- * hold); last the month's rule, its probe only tried.
- */
+/** Acceptance's checks of a request's `needed` paid characters, in their order, the first refusal stopping it (each a
+ * step of the books, in the guild's order by the store's deadline, a hold given back if a later check refuses). */
 async function spendingChecks(books: SpendingBooks, needed: number, policy: { memberCooldown: boolean }) {
+  // What costs nothing is never refused; a spend the store refused and still unwritten would under-count every budget.
   if (needed === 0) return;
   if (!(await books.written())) throw new Refusal({ code: 'spends-unrecorded' }, { level: 'warn' });
   const { limits, botMonthly, last } = await books.facts();
@@ -417,11 +400,8 @@ export const MONEY_RULES: MoneyRules = {
   monthRefusal: (month, needed) => monthRefusal(month, needed, true),
 };
 
-/**
- * Who pays for `part` as its paid request leaves (paid-call.ts awaits it): its order's charge where it reserved the
- * part at acceptance; for a part counted free then, a charge of its own passing the budgets and the month now (no
- * cooldown, within its quote's rest, `late`). No order: nobody.
- */
+/** Who pays for `part` as its request leaves (paidCall awaits it): its order's charge where it reserved it at acceptance;
+ * one counted free then, a charge of its own passing the budgets and the month now (no cooldown, within `late`). */
 export async function payerOf(
   books: Accounting,
   order: { readonly charge: Charge; readonly late?: QuoteAllowance | undefined } | undefined,
@@ -429,11 +409,10 @@ export async function payerOf(
   part: Pick<PartNeed, 'key' | 'text'>,
 ): Promise<Charge | undefined> {
   if (order === undefined || order.charge.reserves(part.key)) return order?.charge;
-  const { charge } = order;
   const characters = countCharacters(part.text);
   order.late?.take(characters);
   const need = { ...part, endpoint, characters, free: false };
-  return (await books.authorize(charge.context, [need], { memberCooldown: false })).paysFor(charge);
+  return (await books.authorize(order.charge.context, [need], { memberCooldown: false })).paysFor(order.charge);
 }
 
 /** The refusal of `needed` characters the service's figure (`tooFew`) leaves too few for: acceptance's (tooFewRefusal)

@@ -60,15 +60,8 @@ export class ServiceMonth {
 
   /** The one probe, shared by every process; undefined while another request holds it. Held by its process's owner. */
   async takeProbe(): Promise<string | undefined> {
-    const at = this.now();
-    const hold = {
-      characters: 1,
-      limits: { guildMonthlyChars: 1 },
-      refuses: this.#refuses,
-      ttlMs: PROBE_MS,
-      owner: this.#owner,
-    };
-    const probe = await this.#store.budgets.hold({ ...MONTH_PROBE, ...hold, at });
+    const hold = { characters: 1, limits: { guildMonthlyChars: 1 }, refuses: this.#refuses, owner: this.#owner };
+    const probe = await this.#store.budgets.hold({ ...MONTH_PROBE, ...hold, ttlMs: PROBE_MS, at: this.now() });
     return probe.status === 'held' ? probe.token : undefined;
   }
 

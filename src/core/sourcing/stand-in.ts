@@ -1,9 +1,8 @@
 // The stand-in's choice, made here alone: whether a free voice may speak in place of the paid one (FREE_VOICE's
-// fallback: a plain order, not a scene, refused for money, or a part that failed; which refusals and failures let
-// one is money's, src/core/quota/money.ts standInCause) or for an engine's failed voice, which (FREE_VOICES' voice for
-// the language where its engine offers it and answers, else eSpeak NG's closest: espeakVoiceFor), with what request
-// (the same text and SayBot's effects, as WAV), and whether each part fits one of its lines. Money asks it for an
-// order refused for money; the part source asks it as a part fails.
+// fallback: a plain order, not a scene, refused for money, or a part that failed, where money.ts' standInCause lets
+// one) or for an engine's failed voice; which (FREE_VOICES' voice for the language where its engine offers it and
+// answers, else eSpeak NG's closest: espeakVoiceFor), with what request (the same text and SayBot's effects, as WAV),
+// and whether each part fits one of its lines. Asked by money for an order refused, by the part source as a part fails.
 import { engineOf, espeakVoice, isFreeVoice, PRESET_VOICE_ID } from '../voice-catalogue/voices.ts';
 import type { ServiceRequest, SpeechRequest, StandIn } from '../settings/speech-request.ts';
 import type { FreeVoiceRules } from '../free-voice/free-voice-engine.ts';
