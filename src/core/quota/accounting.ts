@@ -129,10 +129,13 @@ export class Accounting {
     return this.#ledger.recover(this.#owner);
   }
 
-  /** Stops renewing holds and trying refused answers again (shutdown): what is still held expires as after a crash. */
-  close(): void {
+  /** Stops renewing holds (shutdown: what is still held expires as after a crash) and, the store still open, writes
+   * once more what it refused (by the store deadline): a refused taking back left to the next start would be booked
+   * spent, as after a crash. */
+  async close(): Promise<void> {
     this.#stopRenewing();
     this.#ledger.close();
+    await byDeadline(this.#ledger.flush(), this.#deadlineMs, () => false);
   }
 
   #stopRenewing(): void {
