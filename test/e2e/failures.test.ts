@@ -150,7 +150,7 @@ describe('every Voice API failure ends in a clear private message, and the bot k
     const cached = 'Cached before the quota ran out.';
     const entries = (await cacheEntries()).length;
     expect((await sayAsFile(cached)).content).toMatch(/^Here is/);
-    await vi.waitFor(async () => expect((await cacheEntries()).length).toBeGreaterThan(entries), { timeout: 5_000 });
+    await vi.waitFor(async () => expect((await cacheEntries()).length).toBeGreaterThan(entries), { timeout: 30_000 });
 
     // The service refuses twice, then (the operator bought characters) accepts again.
     // The service's own answer: its error body, its request ID (a 429's only mark of the service's: a rate limiter in

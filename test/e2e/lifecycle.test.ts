@@ -281,7 +281,7 @@ describe('a bot that is stopping', () => {
     expect(notice.content).toBe(t('en-US', 'error.shuttingDown'));
     expect((notice.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     await stopping;
-    await vi.waitFor(() => expect(h.discord.botVoiceChannel(london.id)).toBeNull(), { timeout: 5_000 });
+    await vi.waitFor(() => expect(h.discord.botVoiceChannel(london.id)).toBeNull(), { timeout: 30_000 });
   });
 });
 
