@@ -245,7 +245,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   // The same start-up as `npm start` (src/app/start-saybot.ts), with only the test seams changed.
   const seams: StartSeams = {
     logDestination: logStream,
-    readyTimeoutMs: 10_000,
+    // The bot's and its helpers' ready from the local Discord, and a voice connection's: bounds for a busy host (six
+    // files of this suite at once on two cores had a join take past the player's 15 s), not figures.
+    readyTimeoutMs: 30_000,
+    voiceReadyTimeoutMs: 45_000,
     voiceApiClient: {
       retryBaseDelayMs: options.clientRetryBaseDelayMs ?? 5,
       retryMaxDelayMs: 20,
