@@ -151,6 +151,11 @@ describe('money decided in src/core/quota/', () => {
     // The payment sends a call again (resend: it never left, attempts left, its backoff, one deadline): the client
     // makes one attempt per send and returns what it saw (client-returns.test.ts).
     expect(declaring(/\bfunction resend\b|(?<!function )\bretryDelayMs\(/)).toEqual([`${QUOTA}paid-call.ts`]);
+    // What an answer says of money is the payment's alone: response.ts keeps the facts it parsed (status, whose answer
+    // by its headers and body, its figures, what was heard before it left), never whether its figures rose by the
+    // request, what it cost, whether it proves an account's refusal, nor when to send again (issue 96, reader 7's 2).
+    expect(codeOf('src/core/api/response.ts')).not.toMatch(/\brisen\b|\bGATEWAY_ALSO_SENDS\b|\bcharge\b|backoff/);
+    expect(declaring(/\bfunction (?:risen|accountRefusalProven|retryDelayMs)\b/)).toEqual([`${QUOTA}paid-call.ts`]);
     // The month's record (month.ts) decides nothing: it keeps the mark and the figures, stored, read, written and
     // cleared as it is told. Whether the month refuses an order (the mark standing: its reset date, the key or plan;
     // too few left) is acceptance's (money.ts); what a failed answer says of the month (only the service's proven 429

@@ -17,7 +17,7 @@ import {
   type UsageInfo,
 } from '../api/errors.ts';
 import type { PaidAnswer, PaidRequest, Sent, VoiceApiClient } from '../api/client.ts';
-import { accountRefusalProven, retryDelayMs, type RetryPolicy } from '../api/response.ts';
+import { refusesTheAccount, type Answered, type RetryPolicy } from '../api/response.ts';
 import { monthOf, nextMonthStart } from '../calendar.ts';
 import { Refusal } from '../refusal.ts';
 import { countCharacters } from '../characters.ts';
@@ -58,10 +58,32 @@ const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 504]);
 export function chargeOf(sent: Sent<unknown>): ChargeAnswer {
   if (sent.kind === 'ok') return 'charged';
   const { answer, error } = sent;
-  const proven = answer ? answer.proven && !answer.risen && !GATEWAY_STATUSES.has(answer.status) : !sent.reached;
+  const proven = answer ? answer.proven && !risen(answer) && !GATEWAY_STATUSES.has(answer.status) : !sent.reached;
   const charge = proven ? 'not-charged' : 'maybe-charged';
   if (error instanceof VoiceApiError) error.chargedAs(charge);
   return charge;
+}
+
+/** An answer's month's use (`X-RateLimit-Used`) risen by the request's characters since the figure heard before it
+ * left, as a proxy that let it through forwards it; for a 429, leaving it room (else the month's own refusal, whose
+ * figures a sibling's charge or the owner's use elsewhere moved: booked spent, it would never mark the month). No
+ * figures, none heard yet, or fallen never rise. */
+function risen({ status, used = 0, remaining = Infinity, since }: Answered): boolean {
+  const characters = Math.max(1, since?.characters ?? 0);
+  return used - (since?.used ?? used) >= characters && (status !== 429 || remaining >= characters);
+}
+
+/** Whether a refusal of the key, the plan or the month is the service's own word on it: its answer proven not charged
+ * (chargeOf: its headers and its error body). Usage figures are not asked for: the service documents them as
+ * optional, and its own 429 without them is still its month used up. Anything else that refused so (a gateway's page,
+ * a proxy's JSON without the service's headers) says only that the service or something in front of it refused. */
+export function accountRefusalProven(error: VoiceApiError): boolean {
+  return refusesTheAccount(error) && error.charge === 'not-charged';
+}
+
+/** The wait before retry number `retry` (1-based): capped exponential backoff with full jitter. */
+export function retryDelayMs(retry: number, policy: RetryPolicy, random = Math.random): number {
+  return Math.round(random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1)));
 }
 
 /** The resend rule: a call is sent again only when it provably never left (a ConnectionError that never `reached` the

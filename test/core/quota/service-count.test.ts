@@ -50,7 +50,7 @@ async function sendPart(characters: number, answer: () => Promise<void>): Promis
         await answer();
       } catch (error) {
         // The service's own 429, its figures not risen by the part: what the client sees of it.
-        const answer = { status: 429, proven: true, risen: false };
+        const answer = { status: 429, proven: true };
         return { kind: 'not-ok', error, reached: true, answer };
       }
       return {
