@@ -90,11 +90,12 @@ describe('money decided in src/core/quota/', () => {
     expect(codeOf(`${QUOTA}accounting.ts`)).not.toMatch(
       /\bbudgetPassed\b|[<>]=? *limit\b|CooldownSeconds|Math\.min\(|budget-(?:cooldown|member-day|guild-month|bot-month)/,
     );
-    // Whether the month refuses an order is acceptance's; what an answer says of it, the payment's (below).
-    for (const rule of ['monthRefusal', 'standingMark', 'tooFewRefusal'])
+    // The month's rule is one module's (money.ts): whether it refuses an order, and what the service's answer makes of
+    // it (used up, its figures ending a mark, a 429 told by its figure); reading a failure's figures and writing what
+    // it says, as a step of the payment, the paid call's (below; reader 7's suggestion 2).
+    for (const rule of ['monthRefusal', 'standingMark', 'tooFewRefusal', 'monthAnswer', 'usedUp', 'figuresSaid'])
       expect(declaring(rule)).toEqual([`${QUOTA}money.ts`]);
-    for (const rule of ['monthAnswer', 'serviceFiguresOf', 'usedUp', 'figuresSaid'])
-      expect(declaring(rule)).toEqual([`${QUOTA}paid-call.ts`]);
+    expect(declaring('serviceFiguresOf')).toEqual([`${QUOTA}paid-call.ts`]);
   });
 
   it('and the part source call each other one way: Money is handed what parts cost, the part source imports no money.ts', () => {
@@ -102,6 +103,11 @@ describe('money decided in src/core/quota/', () => {
     const graph = importGraph(files);
     expect(graph.get(`${QUOTA}money.ts`)?.filter((to) => to.startsWith('src/core/sourcing/'))).toEqual([]);
     expect(graph.get('src/core/sourcing/part-source.ts')).not.toContain(`${QUOTA}money.ts`);
+    // Whether a due order's part would be the month's probe is asked of Money by the pipeline: the part source holds no
+    // month branch, the books no question of the month's rule of their own.
+    expect(codeOf('src/core/sourcing/part-source.ts')).not.toMatch(/\bfindsOut\b|\bmonthRefuses\b|\.month\b/);
+    expect(codeOf(`${QUOTA}accounting.ts`)).not.toMatch(/\bmonthRefuses\b|#rules\.monthRefusal\b/);
+    expect(codeOf(`${QUOTA}money.ts`)).toMatch(/\n {2}async findsOut\(/);
   });
 
   it('leaves the stand-in’s choice (whether, which voice, its request, whether it fits) to one module', () => {
@@ -164,7 +170,7 @@ describe('money decided in src/core/quota/', () => {
       /\bRefusal\b|accountRefusalProven|QuotaExceededError|nextMonthStart|monthOf|resetAt <=|\.remaining\b|\.limit >|!== account|\.plan !==/,
     );
     expect(declaring(/\bfunction (?:monthRefusal|standingMark)\b/)).toEqual([`${QUOTA}money.ts`]);
-    expect(declaring(/\bfunction (?:heard|toldOfMonth|usedUp|figuresSaid)\b/)).toEqual([`${QUOTA}paid-call.ts`]);
+    expect(declaring(/\bfunction (?:heard|toldOfMonth)\b/)).toEqual([`${QUOTA}paid-call.ts`]);
     // A failure past a 2xx counts as charged by the payment's word, the rule it reads the answer with; the client's
     // Call only marks what breaks it off as that reader said (test/structure/client-returns.test.ts).
     expect(codeOf(`${QUOTA}paid-call.ts`)).toMatch(/\.read\(\(error\) => error\.chargedAs\(charge\)\)/);

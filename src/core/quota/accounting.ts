@@ -61,8 +61,6 @@ export interface MoneyRules {
   probeFor(month: ServiceMonth, log: Logger, characters: number, leaving?: Charge): Promise<string | undefined>;
   /** The month's mark if it still stands (one past its reset date, or under another key or plan, cleared). */
   standingMark(month: ServiceMonth): Promise<QuotaState['exhausted']>;
-  /** Whether the month refuses `needed` characters as they leave: its mark, or too few left. */
-  monthRefusal(month: ServiceMonth, needed: number): Promise<Refusal | undefined>;
 }
 
 /** The steps acceptance's checks ask of the books for one request, at one instant (`now`). */
@@ -340,11 +338,6 @@ export class Accounting {
   /** A part's spend under its charge's context (without its member, if forgotten meanwhile). */
   #spendOf({ context, forgotten }: Charge, { endpoint, characters }: PartSpend) {
     return { at: this.#now(), ...context, ...(forgotten === undefined ? {} : { forgotten }), endpoint, characters };
-  }
-
-  /** Whether the month refuses `characters` as they leave (the rules' monthRefusal): such a part only finds out. */
-  async monthRefuses(characters: number): Promise<boolean> {
-    return (await this.#rules.monthRefusal(this.month, characters)) !== undefined;
   }
 
   /** The month's probe as a paid part leaves (the rules' probeFor), by the store's deadline; refused: not sent. */

@@ -11,20 +11,18 @@ import {
   ConnectionError,
   OversizedResponseError,
   QuotaExceededError,
-  RateLimitedError,
   VoiceApiError,
   type ChargeAnswer,
   type UsageInfo,
 } from '../api/errors.ts';
 import type { PaidAnswer, PaidRequest, Sent, VoiceApiClient } from '../api/client.ts';
 import { refusesTheAccount, type Answered, type RetryPolicy } from '../api/response.ts';
-import { monthOf, nextMonthStart } from '../calendar.ts';
 import { Refusal } from '../refusal.ts';
 import { countCharacters } from '../characters.ts';
 import type { SpendOutcome } from '../store/quota-store.ts';
 import type { LedgerEntry, QuoteAllowance } from './ledger.ts';
 import type { Accounting, Charge, PartNeed } from './accounting.ts';
-import { payerOf, tooFewLeft } from './money.ts';
+import { figuresSaid, monthAnswer, payerOf, usedUp } from './money.ts';
 import type { ServiceMonth } from './month.ts';
 
 export type { Charge, PartNeed } from './accounting.ts';
@@ -97,9 +95,9 @@ export function resend(sent: Sent<unknown> | undefined, retry: number, policy: R
   return delayMs < sent.deadline - Date.now() ? { retry, delayMs, deadline: sent.deadline } : undefined;
 }
 
-// What a failed answer says of the month, the payment's as what it cost is: only the service's own 429 (the retry
-// rule proved it: its headers and its JSON error body) leaving none marks the month used up; one leaving too few is
-// told (toldOfMonth); any figures of the service's own are kept, and may show a used-up month over; a 2xx ends it (the books).
+// What a failed answer says of the month, written down as a step of the payment: its figures, read only from an
+// answer proven the service's own, kept; what they make of the month is the month's rule's (money.ts: usedUp,
+// figuresSaid, monthAnswer); a 2xx ends a mark (the books).
 
 /** What a failed paid call says of the month, written down (its figures kept; the month marked, or its mark ended). */
 async function heard(month: ServiceMonth, error: unknown, characters: number): Promise<void> {
@@ -109,25 +107,6 @@ async function heard(month: ServiceMonth, error: unknown, characters: number): P
   if (said instanceof Refusal) return;
   if (said === error && error instanceof QuotaExceededError && accountRefusalProven(error)) await usedUp(month, error);
   else await figuresSaid(month, figures);
-}
-
-/** The service's own 429 for the month: marked used up until its reset date (else the 1st of next month, UTC). */
-export async function usedUp(month: ServiceMonth, error: QuotaExceededError): Promise<void> {
-  const now = month.now();
-  const said = error.rateLimit?.resetAt;
-  const { service } = await month.state();
-  const limit = error.rateLimit?.limit ?? (service?.month === monthOf(now) ? service.limit : undefined);
-  await month.markUsedUp(said !== undefined && said > now ? said : nextMonthStart(now), limit);
-}
-
-/** The service's figures (errors' too) end a used-up month when they show characters left or a higher limit. */
-export async function figuresSaid(month: ServiceMonth, usage: UsageInfo | undefined): Promise<void> {
-  const mark = usage && (await month.state()).exhausted;
-  if (!usage || !mark) return;
-  if (usage.remaining !== undefined && usage.remaining > 0)
-    await month.clear(`the service reports ${usage.remaining} characters left`);
-  else if (usage.limit !== undefined && mark.limit !== undefined && usage.limit > mark.limit)
-    await month.clear(`the service reports a higher monthly limit (${usage.limit}, was ${mark.limit})`);
 }
 
 /** What the caller of a failed paid call is told: the service's own 429 as its figure says (monthAnswer); else as it is. */
@@ -143,23 +122,6 @@ function serviceFiguresOf(error: unknown): UsageInfo | undefined {
   if (!error.fromService && error.charge !== 'not-charged') return undefined;
   const { retryAfterSeconds: _, ...usage } = error.rateLimit;
   return Object.keys(usage).length === 0 ? undefined : usage;
-}
-
-/**
- * What the service's own 429 says to a call of `characters`, by the figure in that same answer: none left (or none
- * sent), the month used up (the error itself); some, too few for it (the refusal with the figure); enough, a refusal
- * for now, not for the month: told as busy, nothing charged (a RateLimitedError of the same answer).
- */
-export function monthAnswer(error: QuotaExceededError, characters: number, at: Date): VoiceApiError | Refusal {
-  const { remaining: left, resetAt } = error.rateLimit ?? {};
-  if (left === undefined || left === 0) return error;
-  if (left < characters) return tooFewLeft({ left, resetAt }, characters, at, error);
-  const { status, requestId, serviceMessage, rateLimit, fromService } = error;
-  const details = { status, requestId, serviceMessage, rateLimit, fromService, cause: error };
-  return new RateLimitedError(`The Voice API refused for now, ${left} characters left by its figure`, {
-    ...details,
-    charge: 'not-charged',
-  });
 }
 
 /** What a paid call goes through: the books it is written in, the client that sends it, what abandons it (shutdown). */
