@@ -1,9 +1,9 @@
 // Money decided in src/core/quota/ (issue 96): a paid request's steps are awaited in one function
 // (src/core/quota/paid-call.ts `paidCall`, with who pays, its payer; who still waits is its flight's Waiters), the books
-// (src/core/quota/accounting.ts: the budgets' hold on the rules money.ts hands them, what an order is held and
+// (src/core/quota/accounting.ts: the budgets' hold on the limits money.ts hands them, what an order is held and
 // paid on, `Charge`, a refused write kept) write each step, the month as the service counts it is one record
 // (src/core/quota/month.ts: its mark, figures and the probe kept), the ledger only records (src/core/quota/ledger.ts:
-// which answer, once, a late write and a kept one are the books'), the store only sums (spends.ts), and
+// which answer, once, a late write and a kept one are the books'), the store sums and holds what fits (spends.ts), and
 // money.ts holds the policy and the rules: the budgets' and the month's probe's. So no file outside
 // src/core/quota/ calls a step on the books; "taken back" is decided by one call; the month's probe is taken by one
 // rule, as a step of its own in sight; and "settle" means the order's settlement alone (the glossary's).
@@ -83,12 +83,16 @@ describe('money decided in src/core/quota/', () => {
     const declaring = (name: string) => files.filter((file) => new RegExp(`\\bfunction ${name}\\b`).test(codeOf(file)));
     for (const rule of ['effectiveBudgets', 'cooldownRefusal', 'budgetRefusal', 'serverValueAllowed'])
       expect(declaring(rule)).toEqual([`${QUOTA}money.ts`]);
-    // The store sums inside its hold's transaction, the books hold what the rule they are handed allows: the
-    // comparison with a limit, the cooldown and the server's share are acceptance's (budgetPassed, money.ts).
-    expect(codeOf('src/core/store/areas/spends.ts')).not.toMatch(/[<>]=? *limit\b/);
-    expect(codeOf(`${QUOTA}money.ts`)).toMatch(/\bbudgetPassed: BudgetRule = [^;]*> limit\)/);
+    // The store's hold is a mechanism: given the limits money.ts computed (numbers), it sums and holds in one
+    // transaction when what is used plus what is needed fits each, else returns the first it found not to; no rule is
+    // handed to it or called back from it (reader 7's suggestion 1). Which limits, the server's share, the cooldown and
+    // the refusal's words are acceptance's (money.ts); the month's probe is such a hold of one, no rule either.
+    for (const file of ['src/core/store/areas/spends.ts', 'src/core/store/quota-store.ts', `${QUOTA}month.ts`])
+      expect(codeOf(file)).not.toMatch(/\brefuses\b|\bBudgetRule\b|\brule\b/);
+    expect(codeOf(`${QUOTA}money.ts`)).not.toMatch(/\bbudgetPassed\b|\bBudgetRule\b/);
+    expect(codeOf(`${QUOTA}money.ts`)).toMatch(/await books\.hold\(held\)/);
     expect(codeOf(`${QUOTA}accounting.ts`)).not.toMatch(
-      /\bbudgetPassed\b|[<>]=? *limit\b|CooldownSeconds|Math\.min\(|budget-(?:cooldown|member-day|guild-month|bot-month)/,
+      /\bbudgetPassed\b|\bBudgetRule\b|[<>]=? *limit\b|CooldownSeconds|Math\.min\(|budget-(?:cooldown|member-day|guild-month|bot-month)/,
     );
     // The month's rule is one module's (money.ts): whether it refuses an order, and what the service's answer makes of
     // it (used up, its figures ending a mark, a 429 told by its figure); reading a failure's figures and writing what
@@ -145,10 +149,8 @@ describe('money decided in src/core/quota/', () => {
     const declaring = (pattern: RegExp) => files.filter((file) => pattern.test(codeOf(file)));
     // Acceptance: the quote ceiling, the free-request rate taken, the stand-in's refusals: money.ts.
     expect(declaring(/\bfunction quoteAllowance\b|\bFOR_MONEY\b|#freeRate\.take\(/)).toEqual([`${QUOTA}money.ts`]);
-    // Acceptance decides the budgets too: the comparison, the cooldown, the server's share: money.ts.
-    expect(declaring(/\bbudgetPassed: BudgetRule\b|\bfunction (?:cooldownRefusal|effectiveBudgets)\b/)).toEqual([
-      `${QUOTA}money.ts`,
-    ]);
+    // Acceptance decides the budgets too: which are in force, the cooldown, the server's share, the refusal: money.ts.
+    expect(declaring(/\bfunction (?:cooldownRefusal|effectiveBudgets|budgetRefusal)\b/)).toEqual([`${QUOTA}money.ts`]);
     // The books: the hold, a kept write: accounting.ts (the store sums, the ledger writes).
     expect(declaring(/#holdCharacters\(|#ledger\.keep\(/)).toEqual([`${QUOTA}accounting.ts`]);
     // The payment: what a call cost: paid-call.ts; who pays a part counted free at acceptance is acceptance's.

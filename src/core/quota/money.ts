@@ -25,7 +25,7 @@ import type { SpendEndpoint } from '../store/quota-store.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import { BUDGET_NAMES, type BudgetName, type OperatorBudgets, type QueueBounds } from '../config.ts';
 import type { ServerBudgets } from '../config.ts';
-import type { BudgetRule, QuotaState } from '../store/quota-store.ts';
+import type { BudgetPassed, QuotaState } from '../store/quota-store.ts';
 import { monthOf, nextDayStart, nextMonthStart } from '../calendar.ts';
 import { FreeRequestRate, QueueBook, type Admission, type VoiceAdmission } from './capacity.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
@@ -280,12 +280,6 @@ export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, 
   return value === 0 || operator[name] === 0 || value <= operator[name];
 }
 
-/** The budget rule: the first of `limits`, in their order, that `needed` characters more than it `used` would pass. */
-export const budgetPassed: BudgetRule = (limits, used, needed) =>
-  (Object.keys(limits) as Array<keyof typeof limits>)
-    .map((budget) => ({ budget, limit: limits[budget] ?? 0, used: used[budget] ?? 0, needed }))
-    .find(({ limit, used }) => used + needed > limit);
-
 // The cooldown's refusal while its seconds have not passed since the member's last spend, a request of theirs that
 // may still spend counting as one; auto-read does not wait it out (its policy), its spends still count as theirs.
 function cooldownRefusal(limits: OperatorBudgets, policy: { memberCooldown: boolean }, now: Date, last: Date[]) {
@@ -296,7 +290,7 @@ function cooldownRefusal(limits: OperatorBudgets, policy: { memberCooldown: bool
 }
 
 /** A budget the request would pass: refused until the day's or the month's end. */
-function budgetRefusal({ budget, limit, used, needed }: NonNullable<ReturnType<BudgetRule>>, now: Date): Refusal {
+function budgetRefusal({ budget, limit, used, needed }: BudgetPassed, now: Date): Refusal {
   const figures = { limit, used, needed };
   if (budget === 'memberDailyChars')
     return new Refusal({ code: 'budget-member-day', ...figures, resetAt: nextDayStart(now) });
@@ -394,11 +388,12 @@ async function spendingChecks(books: SpendingBooks, needed: number, policy: { me
   const { limits, botMonthly, last } = await books.facts();
   const cooldown = cooldownRefusal(limits, policy, books.now, last);
   if (cooldown) books.refuse(cooldown);
-  // In the order budgetPassed compares them; the bot's month counts every guild's holds however long any queue is.
+  // In the order the store tries them (the first passed is worded); the bot's month counts every guild's holds however
+  // long any queue is.
   const { memberDailyChars, guildMonthlyChars } = limits;
   const all = { memberDailyChars, guildMonthlyChars, botMonthlyChars: botMonthly };
   const held = Object.fromEntries(Object.entries(all).filter(([, limit]) => limit > 0));
-  const passed = Object.keys(held).length === 0 ? undefined : await books.hold(held, budgetPassed);
+  const passed = Object.keys(held).length === 0 ? undefined : await books.hold(held);
   if (passed) books.refuse(budgetRefusal(passed, books.now));
   await probeFor(books.month, books.log, needed);
 }
@@ -406,7 +401,6 @@ async function spendingChecks(books: SpendingBooks, needed: number, policy: { me
 /** What may spend, as the books hold each request to it (Accounting's `rules`), the store holding on these limits. */
 export const MONEY_RULES: MoneyRules = {
   limits: effectiveBudgets,
-  passed: budgetPassed,
   checks: spendingChecks,
   probeFor,
   standingMark,
