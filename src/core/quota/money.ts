@@ -379,33 +379,6 @@ function tooFewRefusal(service: QuotaState['service'], needed: number, now: Date
   return tooFewLeft({ left, saidAt: service.updatedAt, resetAt: service.resetAt }, needed, now);
 }
 
-/** Acceptance's checks of a request's `needed` paid characters, in their order, the first refusal stopping it (each a
- * step of the books, in the guild's order by the store's deadline, a hold given back if a later check refuses). */
-async function spendingChecks(books: SpendingBooks, needed: number, policy: { memberCooldown: boolean }) {
-  // What costs nothing is never refused; a spend the store refused and still unwritten would under-count every budget.
-  if (needed === 0) return;
-  if (!(await books.written())) throw new Refusal({ code: 'spends-unrecorded' }, { level: 'warn' });
-  const { limits, botMonthly, last } = await books.facts();
-  const cooldown = cooldownRefusal(limits, policy, books.now, last);
-  if (cooldown) books.refuse(cooldown);
-  // In the order the store tries them (the first passed is worded); the bot's month counts every guild's holds however
-  // long any queue is.
-  const { memberDailyChars, guildMonthlyChars } = limits;
-  const all = { memberDailyChars, guildMonthlyChars, botMonthlyChars: botMonthly };
-  const held = Object.fromEntries(Object.entries(all).filter(([, limit]) => limit > 0));
-  const passed = Object.keys(held).length === 0 ? undefined : await books.hold(held);
-  if (passed) books.refuse(budgetRefusal(passed, books.now));
-  await probeFor(books.month, books.log, needed);
-}
-
-/** What may spend, as the books hold each request to it (Accounting's `rules`), the store holding on these limits. */
-export const MONEY_RULES: MoneyRules = {
-  limits: effectiveBudgets,
-  checks: spendingChecks,
-  probeFor,
-  standingMark,
-};
-
 // What the service's own answer makes of the month (the payment reads it and writes it down, paid-call.ts `heard`):
 // only its 429 leaving none marks the month used up; one leaving too few, or enough, is told so; its figures end a mark.
 
@@ -444,6 +417,33 @@ export function monthAnswer(error: QuotaExceededError, characters: number, at: D
     charge: 'not-charged',
   });
 }
+
+/** Acceptance's checks of a request's `needed` paid characters, in their order, the first refusal stopping it (each a
+ * step of the books, in the guild's order by the store's deadline, a hold given back if a later check refuses). */
+async function spendingChecks(books: SpendingBooks, needed: number, policy: { memberCooldown: boolean }) {
+  // What costs nothing is never refused; a spend the store refused and still unwritten would under-count every budget.
+  if (needed === 0) return;
+  if (!(await books.written())) throw new Refusal({ code: 'spends-unrecorded' }, { level: 'warn' });
+  const { limits, botMonthly, last } = await books.facts();
+  const cooldown = cooldownRefusal(limits, policy, books.now, last);
+  if (cooldown) books.refuse(cooldown);
+  // In the order the store tries them (the first passed is worded); the bot's month counts every guild's holds however
+  // long any queue is.
+  const { memberDailyChars, guildMonthlyChars } = limits;
+  const all = { memberDailyChars, guildMonthlyChars, botMonthlyChars: botMonthly };
+  const held = Object.fromEntries(Object.entries(all).filter(([, limit]) => limit > 0));
+  const passed = Object.keys(held).length === 0 ? undefined : await books.hold(held);
+  if (passed) books.refuse(budgetRefusal(passed, books.now));
+  await probeFor(books.month, books.log, needed);
+}
+
+/** What may spend, as the books hold each request to it (Accounting's `rules`), the store holding on these limits. */
+export const MONEY_RULES: MoneyRules = {
+  limits: effectiveBudgets,
+  checks: spendingChecks,
+  probeFor,
+  standingMark,
+};
 
 /** Who pays for `part` as its request leaves (paidCall awaits it): its order's charge where it reserved it at acceptance;
  * one counted free then, a charge of its own passing the budgets and the month now (no cooldown, within `late`). */
