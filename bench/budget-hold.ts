@@ -11,7 +11,6 @@ import pg from 'pg';
 import { openPgStore, openSqliteStore } from '../src/app/store.ts';
 import type { Store } from '../src/core/store/types.ts';
 import { postgresBackend, postgresUnavailable } from '../fixtures/store-backends.ts';
-import { budgetPassed } from '../src/core/quota/money.ts';
 
 export interface BudgetHoldPlan {
   /** Spend rows this month, spread over `guilds` guilds and `members` members. */
@@ -155,7 +154,6 @@ async function storeHolds(store: Store, p: BudgetHoldPlan): Promise<Timing> {
       userId: memberOf(i % p.members),
       characters: 100,
       limits: LIMITS,
-      refuses: budgetPassed,
       ttlMs: 60_000,
       at: AT,
     });

@@ -16,7 +16,6 @@ import { APP_ID } from '../support/harness.ts';
 import { useLocalServices } from '../support/local-services.ts';
 import { runChild, type ChildRun } from '../support/run-child.ts';
 import { ALICE, LONDON } from '../support/world.ts';
-import { budgetPassed } from '../../src/core/quota/money.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TEXT = 'Every character the service charged stays on the books, whenever the host dies.';
@@ -121,7 +120,6 @@ async function countedByTheBudget(): Promise<number> {
       userId: ALICE,
       characters: GUILD_BUDGET + 1,
       limits: { guildMonthlyChars: GUILD_BUDGET },
-      refuses: budgetPassed,
       ttlMs: 1,
     });
     if (probe.status !== 'refused') throw new Error('the probe of the budget was held');

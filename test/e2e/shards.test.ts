@@ -13,7 +13,6 @@ import { APP_ID, fakeToken, pitchOf, runCommand, type Harness } from '../support
 import { watchLogs } from '../support/live-logs.ts';
 import { sample } from '../support/prometheus.ts';
 import { CLIENT_SECRET, DashboardClient } from '../support/dashboard.ts';
-import { budgetPassed } from '../../src/core/quota/money.ts';
 
 // (id >> 22) % 2 puts the first on shard 0 and the second on shard 1.
 const guild = (id: string, n: number): FakeGuildSpec => ({
@@ -219,7 +218,6 @@ describe.skipIf(skipped !== undefined)('two shards on one PostgreSQL', () => {
         userId: member(G0),
         characters: 10,
         limits: { guildMonthlyChars: limit },
-        refuses: budgetPassed,
         ttlMs: 60_000,
       });
       if (held.status !== 'held') throw new Error('the other process could not hold its characters');

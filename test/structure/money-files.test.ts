@@ -1,9 +1,9 @@
 // Money decided in src/core/quota/ (issue 96): a paid request's steps are awaited in one function
 // (src/core/quota/paid-call.ts `paidCall`, with who pays, its payer; who still waits is its flight's Waiters), the books
-// (src/core/quota/accounting.ts: the budgets' hold on the rules money.ts hands them, what an order is held and
+// (src/core/quota/accounting.ts: the budgets' hold on the limits money.ts hands them, what an order is held and
 // paid on, `Charge`, a refused write kept) write each step, the month as the service counts it is one record
 // (src/core/quota/month.ts: its mark, figures and the probe kept), the ledger only records (src/core/quota/ledger.ts:
-// which answer, once, a late write and a kept one are the books'), the store only sums (spends.ts), and
+// which answer, once, a late write and a kept one are the books'), the store sums and holds what fits (spends.ts), and
 // money.ts holds the policy and the rules: the budgets' and the month's probe's. So no file outside
 // src/core/quota/ calls a step on the books; "taken back" is decided by one call; the month's probe is taken by one
 // rule, as a step of its own in sight; and "settle" means the order's settlement alone (the glossary's).
@@ -83,18 +83,23 @@ describe('money decided in src/core/quota/', () => {
     const declaring = (name: string) => files.filter((file) => new RegExp(`\\bfunction ${name}\\b`).test(codeOf(file)));
     for (const rule of ['effectiveBudgets', 'cooldownRefusal', 'budgetRefusal', 'serverValueAllowed'])
       expect(declaring(rule)).toEqual([`${QUOTA}money.ts`]);
-    // The store sums inside its hold's transaction, the books hold what the rule they are handed allows: the
-    // comparison with a limit, the cooldown and the server's share are acceptance's (budgetPassed, money.ts).
-    expect(codeOf('src/core/store/areas/spends.ts')).not.toMatch(/[<>]=? *limit\b/);
-    expect(codeOf(`${QUOTA}money.ts`)).toMatch(/\bbudgetPassed: BudgetRule = [^;]*> limit\)/);
+    // The store's hold is a mechanism: given the limits money.ts computed (numbers), it sums and holds in one
+    // transaction when what is used plus what is needed fits each, else returns the first it found not to; no rule is
+    // handed to it or called back from it (reader 7's suggestion 1). Which limits, the server's share, the cooldown and
+    // the refusal's words are acceptance's (money.ts); the month's probe is such a hold of one, no rule either.
+    for (const file of ['src/core/store/areas/spends.ts', 'src/core/store/quota-store.ts', `${QUOTA}month.ts`])
+      expect(codeOf(file)).not.toMatch(/\brefuses\b|\bBudgetRule\b|\brule\b/);
+    expect(codeOf(`${QUOTA}money.ts`)).not.toMatch(/\bbudgetPassed\b|\bBudgetRule\b/);
+    expect(codeOf(`${QUOTA}money.ts`)).toMatch(/await books\.hold\(held\)/);
     expect(codeOf(`${QUOTA}accounting.ts`)).not.toMatch(
-      /\bbudgetPassed\b|[<>]=? *limit\b|CooldownSeconds|Math\.min\(|budget-(?:cooldown|member-day|guild-month|bot-month)/,
+      /\bbudgetPassed\b|\bBudgetRule\b|[<>]=? *limit\b|CooldownSeconds|Math\.min\(|budget-(?:cooldown|member-day|guild-month|bot-month)/,
     );
-    // Whether the month refuses an order is acceptance's; what an answer says of it, the payment's (below).
-    for (const rule of ['monthRefusal', 'standingMark', 'tooFewRefusal'])
+    // The month's rule is one module's (money.ts): whether it refuses an order, and what the service's answer makes of
+    // it (used up, its figures ending a mark, a 429 told by its figure); reading a failure's figures and writing what
+    // it says, as a step of the payment, the paid call's (below; reader 7's suggestion 2).
+    for (const rule of ['monthRefusal', 'standingMark', 'tooFewRefusal', 'monthAnswer', 'usedUp', 'figuresSaid'])
       expect(declaring(rule)).toEqual([`${QUOTA}money.ts`]);
-    for (const rule of ['monthAnswer', 'serviceFiguresOf', 'usedUp', 'figuresSaid'])
-      expect(declaring(rule)).toEqual([`${QUOTA}paid-call.ts`]);
+    expect(declaring('serviceFiguresOf')).toEqual([`${QUOTA}paid-call.ts`]);
   });
 
   it('and the part source call each other one way: Money is handed what parts cost, the part source imports no money.ts', () => {
@@ -102,6 +107,11 @@ describe('money decided in src/core/quota/', () => {
     const graph = importGraph(files);
     expect(graph.get(`${QUOTA}money.ts`)?.filter((to) => to.startsWith('src/core/sourcing/'))).toEqual([]);
     expect(graph.get('src/core/sourcing/part-source.ts')).not.toContain(`${QUOTA}money.ts`);
+    // Whether a due order's part would be the month's probe is asked of Money by the pipeline: the part source holds no
+    // month branch, the books no question of the month's rule of their own.
+    expect(codeOf('src/core/sourcing/part-source.ts')).not.toMatch(/\bfindsOut\b|\bmonthRefuses\b|\.month\b/);
+    expect(codeOf(`${QUOTA}accounting.ts`)).not.toMatch(/\bmonthRefuses\b|#rules\.monthRefusal\b/);
+    expect(codeOf(`${QUOTA}money.ts`)).toMatch(/\n {2}async findsOut\(/);
   });
 
   it('leaves the stand-in’s choice (whether, which voice, its request, whether it fits) to one module', () => {
@@ -139,10 +149,8 @@ describe('money decided in src/core/quota/', () => {
     const declaring = (pattern: RegExp) => files.filter((file) => pattern.test(codeOf(file)));
     // Acceptance: the quote ceiling, the free-request rate taken, the stand-in's refusals: money.ts.
     expect(declaring(/\bfunction quoteAllowance\b|\bFOR_MONEY\b|#freeRate\.take\(/)).toEqual([`${QUOTA}money.ts`]);
-    // Acceptance decides the budgets too: the comparison, the cooldown, the server's share: money.ts.
-    expect(declaring(/\bbudgetPassed: BudgetRule\b|\bfunction (?:cooldownRefusal|effectiveBudgets)\b/)).toEqual([
-      `${QUOTA}money.ts`,
-    ]);
+    // Acceptance decides the budgets too: which are in force, the cooldown, the server's share, the refusal: money.ts.
+    expect(declaring(/\bfunction (?:cooldownRefusal|effectiveBudgets|budgetRefusal)\b/)).toEqual([`${QUOTA}money.ts`]);
     // The books: the hold, a kept write: accounting.ts (the store sums, the ledger writes).
     expect(declaring(/#holdCharacters\(|#ledger\.keep\(/)).toEqual([`${QUOTA}accounting.ts`]);
     // The payment: what a call cost: paid-call.ts; who pays a part counted free at acceptance is acceptance's.
@@ -151,6 +159,11 @@ describe('money decided in src/core/quota/', () => {
     // The payment sends a call again (resend: it never left, attempts left, its backoff, one deadline): the client
     // makes one attempt per send and returns what it saw (client-returns.test.ts).
     expect(declaring(/\bfunction resend\b|(?<!function )\bretryDelayMs\(/)).toEqual([`${QUOTA}paid-call.ts`]);
+    // What an answer says of money is the payment's alone: response.ts keeps the facts it parsed (status, whose answer
+    // by its headers and body, its figures, what was heard before it left), never whether its figures rose by the
+    // request, what it cost, whether it proves an account's refusal, nor when to send again (issue 96, reader 7's 2).
+    expect(codeOf('src/core/api/response.ts')).not.toMatch(/\brisen\b|\bGATEWAY_ALSO_SENDS\b|\bcharge\b|backoff/);
+    expect(declaring(/\bfunction (?:risen|accountRefusalProven|retryDelayMs)\b/)).toEqual([`${QUOTA}paid-call.ts`]);
     // The month's record (month.ts) decides nothing: it keeps the mark and the figures, stored, read, written and
     // cleared as it is told. Whether the month refuses an order (the mark standing: its reset date, the key or plan;
     // too few left) is acceptance's (money.ts); what a failed answer says of the month (only the service's proven 429
@@ -159,7 +172,7 @@ describe('money decided in src/core/quota/', () => {
       /\bRefusal\b|accountRefusalProven|QuotaExceededError|nextMonthStart|monthOf|resetAt <=|\.remaining\b|\.limit >|!== account|\.plan !==/,
     );
     expect(declaring(/\bfunction (?:monthRefusal|standingMark)\b/)).toEqual([`${QUOTA}money.ts`]);
-    expect(declaring(/\bfunction (?:heard|toldOfMonth|usedUp|figuresSaid)\b/)).toEqual([`${QUOTA}paid-call.ts`]);
+    expect(declaring(/\bfunction (?:heard|toldOfMonth)\b/)).toEqual([`${QUOTA}paid-call.ts`]);
     // A failure past a 2xx counts as charged by the payment's word, the rule it reads the answer with; the client's
     // Call only marks what breaks it off as that reader said (test/structure/client-returns.test.ts).
     expect(codeOf(`${QUOTA}paid-call.ts`)).toMatch(/\.read\(\(error\) => error\.chargedAs\(charge\)\)/);

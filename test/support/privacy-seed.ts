@@ -1,6 +1,5 @@
 import { openSqliteStore } from '../../src/app/store.ts';
 import type { Store } from '../../src/core/store/types.ts';
-import { budgetPassed } from '../../src/core/quota/money.ts';
 
 export const SEED_MONTH = '2025-03';
 export const SEED_AT = new Date('2025-03-10T12:00:00Z');
@@ -39,7 +38,7 @@ export async function seedMemberTraces(store: Store, guildId: string, userId: st
     characters: 4,
     cached: true,
   });
-  await store.budgets.hold({ guildId, userId, characters: 5, limits: {}, refuses: budgetPassed, ttlMs: 3_600_000 });
+  await store.budgets.hold({ guildId, userId, characters: 5, limits: {}, ttlMs: 3_600_000 });
   await store.budgets.set(guildId, { guildMonthlyChars: 1000 }, userId);
   await store.autoRead.start(guildId, {
     textChannelId: '400000000000000001',

@@ -548,7 +548,7 @@ export class VoiceApiClient {
     const bytes = await readCapped(source, ERROR_BODY_CAP);
     const answer = (call.answer = answered(status, headers, bytes, before));
     call.reached = true;
-    this.#keyState.heard(status, outgoing.operation, headers, answer.proven && !answer.risen);
+    this.#keyState.heard(status, outgoing.operation, headers, answer.proven);
     const said = this.#serviceMessage(bytes, outgoing.said, outgoing.voice);
     const error = errorForStatus(status, headers, said, Date.now(), serviceAnswered(status, headers, bytes));
     call.check();

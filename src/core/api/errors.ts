@@ -72,7 +72,7 @@ export class VoiceApiError extends Error {
     this.#charge = details.charge;
   }
 
-  /** What the service may have charged for the call this error ended (response.ts, the retry rule); undefined for an
+  /** What the service may have charged for the call this error ended (paid-call.ts `chargeOf`); undefined for an
    * error no call has ended yet (a request refused before it was sent is `not-charged`). */
   get charge(): ChargeAnswer | undefined {
     return this.#charge;
@@ -104,7 +104,7 @@ export class PermissionDeniedError extends VoiceApiError {}
 /** 429 meaning the monthly character quota is used up. Never retried: only the next month helps. */
 export class QuotaExceededError extends VoiceApiError {}
 
-/** 429 that is a short rate limit (see `classify429` in response.ts); never retried (the retry rule there). */
+/** 429 that is a short rate limit (see `classify429` in response.ts); never sent again (paid-call.ts `resend`). */
 export class RateLimitedError extends VoiceApiError {}
 
 /** 5xx, and 408 (the service gave up waiting for us): the service failed, trying later may work. */

@@ -1,6 +1,6 @@
 // What the Voice API's answers say: headers, the service's words, the typed error for a status, the key's state for
-// the owner (KeyState); the retry rule below (sent again, by the paid call, only if it provably never left); and one
-// call, one attempt (Call), its timers, its let-go and its facts (NotOk), never what it cost.
+// the owner (KeyState); the facts the paid call judges an answer by (Answered); and one call, one attempt (Call), its
+// timers, its let-go and its facts (NotOk), never what it cost nor whether it is sent again (paid-call.ts).
 import { DecoratorHandler, type Dispatcher } from 'undici';
 import {
   AbortedError,
@@ -35,7 +35,7 @@ export function header(headers: ResponseHeaders, name: string): string | undefin
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
 }
 
-/** Whether the headers of an answer with `status` are the service's own (the retry rule below). A cloud gateway's own
+/** Whether the headers of an answer with `status` are the service's own (Answered `proven`). A cloud gateway's own
  * request ID has its own name (`x-amzn-RequestId`); a rate limiter's "299,995 left" is not the month's. */
 function hasServiceHeaders(headers: ResponseHeaders, status?: number): boolean {
   if (header(headers, 'x-request-id') !== undefined) return true;
@@ -240,7 +240,7 @@ export type KeyStateSnapshot = Partial<Record<'lastRefused' | 'lastLimited' | 'l
 export class KeyState {
   #state: KeyStateSnapshot = {};
   readonly #now: () => number;
-  /** The month's use (`X-RateLimit-Used`) of the last answer taken as the service's word: `answered`'s `since`. */
+  /** The month's use (`X-RateLimit-Used`) of the last answer proven the service's own: `answered`'s `since`. */
   used: number | undefined;
 
   constructor(now: () => number = Date.now) {
@@ -257,7 +257,7 @@ export class KeyState {
     else if (status >= 200 && status < 300) this.#state = { ...this.#state, lastOk: answer() };
   }
 
-  /** An answer, and whether it is the service's word: a 2xx, or one proven its own with its figures not risen. */
+  /** An answer, and whether it is the service's word: a 2xx, or one proven its own (Answered `proven`). */
   heard(status: number, operation: string, headers: ResponseHeaders, word: boolean): void {
     this.record(status, operation, requestIdOf(headers), word);
     if (word) this.used = usageOf(headers)?.used ?? this.used;
@@ -268,19 +268,17 @@ export class KeyState {
   }
 }
 
-// The retry rule, for every paid endpoint (tts, emotion-tts, voice-clone, which makes a voice), on the facts a call
-// returns here and decided by the paid call (paid-call.ts `resend`): a request is sent again only when it provably
-// never left (no connection opened, NEVER_CONNECTED, or none of it written), as nothing on an answer proves whose it is: a proxy that let the request through (billed) may answer in the service's place, any
-// status, with the service's headers forwarded and a JSON error of its own, and sent again it is paid twice. Every
-// answer is told as it is, in the service's words when its headers and JSON error say so (serviceAnswered). A call
-// ended without a 2xx returns what it saw (NotOk, `answered`), never what it cost: the paid call decides that
-// (paid-call.ts `chargeOf`), and what ends it past its 2xx (its `read`). A call nobody waits for any more is broken off only
-// before any status (CallOptions `letGo`).
+/** How often and after what backoff the paid call may send a call again (paid-call.ts `resend`): configuration. */
 export interface RetryPolicy {
   maxRetries: number;
   baseDelayMs: number;
   maxDelayMs: number;
 }
+
+// Whose an answer is, for every paid endpoint (tts, emotion-tts, voice-clone): nothing on an answer proves what it
+// cost, as a proxy that let the request through (billed) may answer in the service's place, any status, with the
+// service's headers forwarded and a JSON error of its own. A call ended without a 2xx returns the facts it saw (NotOk,
+// `answered`); what it cost, and whether it is sent again, are the paid call's (paid-call.ts `chargeOf`, `resend`).
 
 /** Transport failures that mean the request never reached the service (no connection was opened), so nothing can
  * have been charged. Every other failure after an attempt began (a reset, a socket closed, a timeout) may have come
@@ -308,28 +306,20 @@ function isServiceErrorBody(body: Uint8Array | undefined): boolean {
   return ['error', 'message', 'detail'].some((key) => key in value);
 }
 
-/** Statuses a gateway or proxy also sends of its own accord (a timeout, a rate limit, a failure): from the service
- * they come with its error body. Not 401 and 403: the service's own come with any body (HTML, text, empty: the API
- * notes), and its headers prove them; an auth proxy's or a firewall's has none of its headers, so is maybe charged. */
-const GATEWAY_ALSO_SENDS = (status: number): boolean => status === 408 || status === 429 || status >= 500;
-
-/** What an answer that is not a 2xx proves: `proven` the service's own (what only it sends: its headers, and for a
- * status a gateway also sends, its JSON error body); its month's use (`X-RateLimit-Used`) `risen` by the request's
- * `characters` `since` the figure heard before it left (KeyState `used`), as a proxy that let it through forwards it;
- * for a 429, leaving it room (else the month's own refusal, whose figures a sibling's charge or the owner's use
- * elsewhere moved: booked spent, it would never mark the month). No figures, none heard yet, or fallen never rise. */
-export interface Answered {
+/** What an answer that is not a 2xx says, as facts: whether it is `proven` the service's own (what only it sends: its
+ * headers, and for a status a gateway also sends, its JSON error body), its month's figures, and what was heard before
+ * it left (`since`: KeyState `used`, and the request's characters). What that makes it cost is paid-call.ts'. */
+export interface Answered extends UsageInfo {
   status: number;
   proven: boolean;
-  risen: boolean;
+  since?: Heard | undefined;
 }
 
 export function answered(status: number, headers: ResponseHeaders, body?: Uint8Array, since?: Heard): Answered {
-  const proven = hasServiceHeaders(headers, status) && (!GATEWAY_ALSO_SENDS(status) || isServiceErrorBody(body));
-  const { used = 0, remaining = Infinity } = usageOf(headers) ?? {};
-  const characters = Math.max(1, since?.characters ?? 0);
-  const room = status !== 429 || remaining >= characters;
-  return { status, proven, risen: used - (since?.used ?? used) >= characters && room };
+  // A gateway sends these of its own accord too; the service's own 401 and 403 come with any body (the API notes).
+  const gatewayAlsoSends = status === 408 || status === 429 || status >= 500;
+  const proven = hasServiceHeaders(headers, status) && (!gatewayAlsoSends || isServiceErrorBody(body));
+  return { status, proven, ...usageOf(headers), since };
 }
 
 /** What a call ended without a 2xx saw: its error (typed, but for a bug here), whether it `reached` the service (some of
@@ -350,35 +340,12 @@ export function serviceAnswered(status: number, headers: ResponseHeaders, body: 
   return hasServiceHeaders(headers, status) && isServiceErrorBody(body);
 }
 
-/** Whether a refusal of the key (401), the plan (403) or the month (the quota 429) is the service's own word on it: its
- * answer proven not charged (paid-call.ts `chargeOf`: its headers and its error body). Usage figures are not asked for: the
- * service documents them as optional, and its own 429 without them is still its month used up. Anything else that
- * refused so (a gateway's page, a proxy's JSON without the service's headers) says only that the service or something
- * in front of it refused. */
-export function accountRefusalProven(error: VoiceApiError): boolean {
-  return refusesTheAccount(error) && error.charge === 'not-charged';
-}
-
-/** The service's own 429 that is not its word on the month (a short wait, or its figure leaving enough): busy. */
-export function serviceBusy(error: VoiceApiError): boolean {
-  return error instanceof RateLimitedError && error.charge === 'not-charged';
-}
-
-const refusesTheAccount = (error: VoiceApiError): boolean =>
+/** A refusal of the key (401), the plan (403) or the month (the quota 429), by its type; whether it is the service's
+ * own word on them is the paid call's (paid-call.ts `accountRefusalProven`). */
+export const refusesTheAccount = (error: VoiceApiError): boolean =>
   error instanceof QuotaExceededError || error instanceof AuthenticationError || error instanceof PermissionDeniedError;
 
-/** A 401, 403 or 429 whose word on the key, the plan or the month is not proven the service's (accountRefusalProven). */
-export function refusedOnTheWay(error: VoiceApiError): boolean {
-  if (error.charge === 'not-charged') return false;
-  return refusesTheAccount(error) || error instanceof RateLimitedError;
-}
-
-/** The wait before retry number `retry` (1-based): capped exponential backoff with full jitter. */
-export function retryDelayMs(retry: number, policy: RetryPolicy, random = Math.random): number {
-  return Math.round(random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1)));
-}
-
-/** One call (one attempt), and its facts by the rule above. `end()` removes every timer and listener (at the
+/** One call (one attempt), and its facts. `end()` removes every timer and listener (at the
  * stream's close once handed over). */
 export class Call {
   readonly #controller = new AbortController();

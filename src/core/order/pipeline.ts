@@ -410,7 +410,8 @@ export class SpeechPipeline {
       const { request, text } = parts[0] as { request: SpeechRequest; text: string };
       next = (async () => {
         // Behind another order, once it plays its last clip; as the month's probe, at its turn: a due order's answer.
-        if (turn.ahead > 0 && (await turn.near.then(() => this.#source.findsOut(request, text)))) await due.promise;
+        const findsOut = () => this.#money.findsOut(this.#source.needs(request, [text]));
+        if (turn.ahead > 0 && (await turn.near.then(findsOut))) await due.promise;
         return fetched(0);
       })();
       next.catch(() => undefined);

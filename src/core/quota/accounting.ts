@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { Refusal } from '../refusal.ts';
-import type { BudgetHoldLimits, BudgetRule, QuotaState, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
+import type { BudgetHoldLimits, BudgetPassed, QuotaState, SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
 import type { ServiceAnswer } from '../api/client.ts';
 import type { OperatorBudgets, ServerBudgets } from '../config.ts';
@@ -54,15 +54,12 @@ export interface AccountingOptions {
 export interface MoneyRules {
   /** The limits in force in a server: the operator's, lowered by the server's own. */
   limits(operator: OperatorBudgets, server: ServerBudgets): OperatorBudgets;
-  passed: BudgetRule;
   /** Acceptance's checks of a request's `needed` paid characters, in their order, each a step of `books`. */
   checks(books: SpendingBooks, needed: number, policy: { memberCooldown: boolean }): Promise<void>;
   /** The month's rule, as a part of `leaving` leaves: its probe, or refused. */
   probeFor(month: ServiceMonth, log: Logger, characters: number, leaving?: Charge): Promise<string | undefined>;
   /** The month's mark if it still stands (one past its reset date, or under another key or plan, cleared). */
   standingMark(month: ServiceMonth): Promise<QuotaState['exhausted']>;
-  /** Whether the month refuses `needed` characters as they leave: its mark, or too few left. */
-  monthRefusal(month: ServiceMonth, needed: number): Promise<Refusal | undefined>;
 }
 
 /** The steps acceptance's checks ask of the books for one request, at one instant (`now`). */
@@ -75,8 +72,8 @@ export interface SpendingBooks {
   /** The limits in force, the bot's month, the member's last spends (stored, and this process's that may still spend:
    * a guild's interactions all reach its one shard). */
   facts(): Promise<{ limits: OperatorBudgets; botMonthly: number; last: Date[] }>;
-  /** Held against `limits` by `rule` in the store's one transaction (every process's holds): else what it would pass. */
-  hold(limits: BudgetHoldLimits, rule: BudgetRule): Promise<ReturnType<BudgetRule>>;
+  /** Held if it fits `limits` in the store's one transaction (every process's holds): else the first it would pass. */
+  hold(limits: BudgetHoldLimits): Promise<BudgetPassed | undefined>;
   /** Logged as a budget's refusal, and thrown. */
   refuse(refusal: Refusal): never;
 }
@@ -115,7 +112,7 @@ export class Accounting {
     this.#log = options.logger;
     this.#now = options.now ?? (() => new Date());
     this.#owner = options.owner ?? `instance:${randomUUID()}`;
-    this.month = new ServiceMonth({ ...options, owner: this.#owner, now: this.#now, rule: options.rules.passed });
+    this.month = new ServiceMonth({ ...options, owner: this.#owner, now: this.#now });
     this.#deadlineMs = options.storeDeadlineMs ?? STORE_DEADLINE_MS;
     this.#ledger = new SpendLedger(this.#store, this.#log, options.metrics);
   }
@@ -255,9 +252,9 @@ export class Accounting {
         const pending = [...this.#charges].filter((c) => mine(c) && c.reserved > 0).map((c) => c.createdAt);
         return { limits, botMonthly: this.#botMonthly, last: lastSpend ? [lastSpend, ...pending] : pending };
       },
-      hold: async (limits, refuses) => {
+      hold: async (limits) => {
         const at = { at: now, ttlMs: BUDGET_HOLD_TTL_MS, owner: this.#owner };
-        const result = await this.#store.budgets.hold({ guildId, userId, characters: needed, limits, refuses, ...at });
+        const result = await this.#store.budgets.hold({ guildId, userId, characters: needed, limits, ...at });
         if (result.status === 'refused') return result;
         held(result.token);
       },
@@ -343,11 +340,6 @@ export class Accounting {
   /** A part's spend under its charge's context (without its member, if forgotten meanwhile). */
   #spendOf({ context, forgotten }: Charge, { endpoint, characters }: PartSpend) {
     return { at: this.#now(), ...context, ...(forgotten === undefined ? {} : { forgotten }), endpoint, characters };
-  }
-
-  /** Whether the month refuses `characters` as they leave (the rules' monthRefusal): such a part only finds out. */
-  async monthRefuses(characters: number): Promise<boolean> {
-    return (await this.#rules.monthRefusal(this.month, characters)) !== undefined;
   }
 
   /** The month's probe as a paid part leaves (the rules' probeFor), by the store's deadline; refused: not sent. */

@@ -1,6 +1,7 @@
 // Acceptance and settlement (Money): may this order spend, and on what terms, in turn: the queue bounds (capacity.ts,
 // free to refuse); the quote ceiling and cache-only; the free-request rate; what it spends (spendingChecks, each a step
-// of the books, accounting.ts); who pays a part counted free then (payerOf); where a free voice stands in
+// of the books, accounting.ts); the month's rule (probeFor, and what the service's answer makes of it: usedUp,
+// figuresSaid, monthAnswer); who pays a part counted free then (payerOf); where a free voice stands in
 // (standInCause; which voice: src/core/sourcing/stand-in.ts). Once delivered, settled: what it paid said with its
 // outcome (PaidPartWayError, LostAfterPayingError, SharedCallError).
 import { engineOf, isFreeVoice } from '../voice-catalogue/voices.ts';
@@ -16,6 +17,7 @@ import {
   TimeoutError,
   UndeliveredError,
   VoiceApiError,
+  type UsageInfo,
 } from '../api/errors.ts';
 import { Refusal } from '../refusal.ts';
 import type { SpeechRequest, StandIn } from '../settings/speech-request.ts';
@@ -23,7 +25,7 @@ import type { SpendEndpoint } from '../store/quota-store.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import { BUDGET_NAMES, type BudgetName, type OperatorBudgets, type QueueBounds } from '../config.ts';
 import type { ServerBudgets } from '../config.ts';
-import type { BudgetRule, QuotaState } from '../store/quota-store.ts';
+import type { BudgetPassed, QuotaState } from '../store/quota-store.ts';
 import { monthOf, nextDayStart, nextMonthStart } from '../calendar.ts';
 import { FreeRequestRate, QueueBook, type Admission, type VoiceAdmission } from './capacity.ts';
 import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
@@ -133,6 +135,17 @@ export class Money {
     // Then what it spends, by acceptance's checks in their order (spendingChecks), each a step the books take.
     const charge = await this.#accounting.authorize(contextOf(order), parts, order.requester.policy);
     return { lines: order.lines, admission, charge, ...(late === undefined ? {} : { late }) };
+  }
+
+  /** Whether a part, by what it costs now (`needs`, its one), would go out only as the one request finding out whether
+   * characters are back: sent in its order's turn, never fetched ahead (the pipeline), so the probe is a due order's. */
+  async findsOut(needs: Promise<readonly PartNeed[]>): Promise<boolean> {
+    const [need] = await needs;
+    return (
+      need !== undefined &&
+      !need.free &&
+      (await monthRefusal(this.#accounting.month, need.characters, true)) !== undefined
+    );
   }
 
   /**
@@ -267,12 +280,6 @@ export function serverValueAllowed(operator: OperatorBudgets, name: BudgetName, 
   return value === 0 || operator[name] === 0 || value <= operator[name];
 }
 
-/** The budget rule: the first of `limits`, in their order, that `needed` characters more than it `used` would pass. */
-export const budgetPassed: BudgetRule = (limits, used, needed) =>
-  (Object.keys(limits) as Array<keyof typeof limits>)
-    .map((budget) => ({ budget, limit: limits[budget] ?? 0, used: used[budget] ?? 0, needed }))
-    .find(({ limit, used }) => used + needed > limit);
-
 // The cooldown's refusal while its seconds have not passed since the member's last spend, a request of theirs that
 // may still spend counting as one; auto-read does not wait it out (its policy), its spends still count as theirs.
 function cooldownRefusal(limits: OperatorBudgets, policy: { memberCooldown: boolean }, now: Date, last: Date[]) {
@@ -283,7 +290,7 @@ function cooldownRefusal(limits: OperatorBudgets, policy: { memberCooldown: bool
 }
 
 /** A budget the request would pass: refused until the day's or the month's end. */
-function budgetRefusal({ budget, limit, used, needed }: NonNullable<ReturnType<BudgetRule>>, now: Date): Refusal {
+function budgetRefusal({ budget, limit, used, needed }: BudgetPassed, now: Date): Refusal {
   const figures = { limit, used, needed };
   if (budget === 'memberDailyChars')
     return new Refusal({ code: 'budget-member-day', ...figures, resetAt: nextDayStart(now) });
@@ -372,6 +379,45 @@ function tooFewRefusal(service: QuotaState['service'], needed: number, now: Date
   return tooFewLeft({ left, saidAt: service.updatedAt, resetAt: service.resetAt }, needed, now);
 }
 
+// What the service's own answer makes of the month (the payment reads it and writes it down, paid-call.ts `heard`):
+// only its 429 leaving none marks the month used up; one leaving too few, or enough, is told so; its figures end a mark.
+
+/** The service's own 429 for the month: marked used up until its reset date (else the 1st of next month, UTC). */
+export async function usedUp(month: ServiceMonth, error: QuotaExceededError): Promise<void> {
+  const now = month.now();
+  const said = error.rateLimit?.resetAt;
+  const { service } = await month.state();
+  const limit = error.rateLimit?.limit ?? (service?.month === monthOf(now) ? service.limit : undefined);
+  await month.markUsedUp(said !== undefined && said > now ? said : nextMonthStart(now), limit);
+}
+
+/** The service's figures (errors' too) end a used-up month when they show characters left or a higher limit. */
+export async function figuresSaid(month: ServiceMonth, usage: UsageInfo | undefined): Promise<void> {
+  const mark = usage && (await month.state()).exhausted;
+  if (!usage || !mark) return;
+  if (usage.remaining !== undefined && usage.remaining > 0)
+    await month.clear(`the service reports ${usage.remaining} characters left`);
+  else if (usage.limit !== undefined && mark.limit !== undefined && usage.limit > mark.limit)
+    await month.clear(`the service reports a higher monthly limit (${usage.limit}, was ${mark.limit})`);
+}
+
+/**
+ * What the service's own 429 says to a call of `characters`, by the figure in that same answer: none left (or none
+ * sent), the month used up (the error itself); some, too few for it (the refusal with the figure); enough, a refusal
+ * for now, not for the month: told as busy, nothing charged (a RateLimitedError of the same answer).
+ */
+export function monthAnswer(error: QuotaExceededError, characters: number, at: Date): VoiceApiError | Refusal {
+  const { remaining: left, resetAt } = error.rateLimit ?? {};
+  if (left === undefined || left === 0) return error;
+  if (left < characters) return tooFewLeft({ left, resetAt }, characters, at, error);
+  const { status, requestId, serviceMessage, rateLimit, fromService } = error;
+  const details = { status, requestId, serviceMessage, rateLimit, fromService, cause: error };
+  return new RateLimitedError(`The Voice API refused for now, ${left} characters left by its figure`, {
+    ...details,
+    charge: 'not-charged',
+  });
+}
+
 /** Acceptance's checks of a request's `needed` paid characters, in their order, the first refusal stopping it (each a
  * step of the books, in the guild's order by the store's deadline, a hold given back if a later check refuses). */
 async function spendingChecks(books: SpendingBooks, needed: number, policy: { memberCooldown: boolean }) {
@@ -381,11 +427,12 @@ async function spendingChecks(books: SpendingBooks, needed: number, policy: { me
   const { limits, botMonthly, last } = await books.facts();
   const cooldown = cooldownRefusal(limits, policy, books.now, last);
   if (cooldown) books.refuse(cooldown);
-  // In the order budgetPassed compares them; the bot's month counts every guild's holds however long any queue is.
+  // In the order the store tries them (the first passed is worded); the bot's month counts every guild's holds however
+  // long any queue is.
   const { memberDailyChars, guildMonthlyChars } = limits;
   const all = { memberDailyChars, guildMonthlyChars, botMonthlyChars: botMonthly };
   const held = Object.fromEntries(Object.entries(all).filter(([, limit]) => limit > 0));
-  const passed = Object.keys(held).length === 0 ? undefined : await books.hold(held, budgetPassed);
+  const passed = Object.keys(held).length === 0 ? undefined : await books.hold(held);
   if (passed) books.refuse(budgetRefusal(passed, books.now));
   await probeFor(books.month, books.log, needed);
 }
@@ -393,11 +440,9 @@ async function spendingChecks(books: SpendingBooks, needed: number, policy: { me
 /** What may spend, as the books hold each request to it (Accounting's `rules`), the store holding on these limits. */
 export const MONEY_RULES: MoneyRules = {
   limits: effectiveBudgets,
-  passed: budgetPassed,
   checks: spendingChecks,
   probeFor,
   standingMark,
-  monthRefusal: (month, needed) => monthRefusal(month, needed, true),
 };
 
 /** Who pays for `part` as its request leaves (paidCall awaits it): its order's charge where it reserved it at acceptance;
@@ -416,8 +461,8 @@ export async function payerOf(
 }
 
 /** The refusal of `needed` characters the service's figure (`tooFew`) leaves too few for: acceptance's (tooFewRefusal)
- * and a 429's (paid-call.ts monthAnswer). */
-export function tooFewLeft(
+ * and a 429's (monthAnswer). */
+function tooFewLeft(
   tooFew: { left: number; resetAt?: Date | undefined; saidAt?: Date | undefined },
   needed: number,
   at: Date,

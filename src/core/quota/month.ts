@@ -5,7 +5,7 @@
 // what an answer says of the month is the payment's (src/core/quota/paid-call.ts heard).
 import type { UsageInfo } from '../api/errors.ts';
 import type { Logger } from '../log.ts';
-import type { BudgetRule, QuotaState } from '../store/quota-store.ts';
+import type { QuotaState } from '../store/quota-store.ts';
 import type { Store } from '../store/types.ts';
 
 /** The account SayBot runs under now: a change since the month was marked means the operator acted. */
@@ -29,26 +29,16 @@ export class ServiceMonth {
   readonly #log: Logger;
   readonly now: () => Date;
   readonly account: CurrentAccount | undefined;
-  /** Acceptance's budget rule (money.ts), which the probe's hold (limited to one) is checked by. */
-  readonly #refuses: BudgetRule;
   /** Whose process its probe is: that process's restart frees it at once (Accounting.recover). */
   readonly #owner: string;
   /** This start: the service's figures kept from before it are not taken without a new answer (money.ts). */
   readonly since: Date;
 
-  constructor(options: {
-    store: Store;
-    logger: Logger;
-    now: () => Date;
-    account?: CurrentAccount;
-    rule: BudgetRule;
-    owner: string;
-  }) {
+  constructor(options: { store: Store; logger: Logger; now: () => Date; account?: CurrentAccount; owner: string }) {
     this.#store = options.store;
     this.#log = options.logger;
     this.now = options.now;
     this.account = options.account;
-    this.#refuses = options.rule;
     this.#owner = options.owner;
     this.since = this.now();
   }
@@ -60,7 +50,7 @@ export class ServiceMonth {
 
   /** The one probe, shared by every process; undefined while another request holds it. Held by its process's owner. */
   async takeProbe(): Promise<string | undefined> {
-    const hold = { characters: 1, limits: { guildMonthlyChars: 1 }, refuses: this.#refuses, owner: this.#owner };
+    const hold = { characters: 1, limits: { guildMonthlyChars: 1 }, owner: this.#owner };
     const probe = await this.#store.budgets.hold({ ...MONTH_PROBE, ...hold, ttlMs: PROBE_MS, at: this.now() });
     return probe.status === 'held' ? probe.token : undefined;
   }

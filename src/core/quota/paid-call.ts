@@ -11,20 +11,18 @@ import {
   ConnectionError,
   OversizedResponseError,
   QuotaExceededError,
-  RateLimitedError,
   VoiceApiError,
   type ChargeAnswer,
   type UsageInfo,
 } from '../api/errors.ts';
 import type { PaidAnswer, PaidRequest, Sent, VoiceApiClient } from '../api/client.ts';
-import { accountRefusalProven, retryDelayMs, type RetryPolicy } from '../api/response.ts';
-import { monthOf, nextMonthStart } from '../calendar.ts';
+import { refusesTheAccount, type Answered, type RetryPolicy } from '../api/response.ts';
 import { Refusal } from '../refusal.ts';
 import { countCharacters } from '../characters.ts';
 import type { SpendOutcome } from '../store/quota-store.ts';
 import type { LedgerEntry, QuoteAllowance } from './ledger.ts';
 import type { Accounting, Charge, PartNeed } from './accounting.ts';
-import { payerOf, tooFewLeft } from './money.ts';
+import { figuresSaid, monthAnswer, payerOf, usedUp } from './money.ts';
 import type { ServiceMonth } from './month.ts';
 
 export type { Charge, PartNeed } from './accounting.ts';
@@ -58,10 +56,32 @@ const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 504]);
 export function chargeOf(sent: Sent<unknown>): ChargeAnswer {
   if (sent.kind === 'ok') return 'charged';
   const { answer, error } = sent;
-  const proven = answer ? answer.proven && !answer.risen && !GATEWAY_STATUSES.has(answer.status) : !sent.reached;
+  const proven = answer ? answer.proven && !risen(answer) && !GATEWAY_STATUSES.has(answer.status) : !sent.reached;
   const charge = proven ? 'not-charged' : 'maybe-charged';
   if (error instanceof VoiceApiError) error.chargedAs(charge);
   return charge;
+}
+
+/** An answer's month's use (`X-RateLimit-Used`) risen by the request's characters since the figure heard before it
+ * left, as a proxy that let it through forwards it; for a 429, leaving it room (else the month's own refusal, whose
+ * figures a sibling's charge or the owner's use elsewhere moved: booked spent, it would never mark the month). No
+ * figures, none heard yet, or fallen never rise. */
+function risen({ status, used = 0, remaining = Infinity, since }: Answered): boolean {
+  const characters = Math.max(1, since?.characters ?? 0);
+  return used - (since?.used ?? used) >= characters && (status !== 429 || remaining >= characters);
+}
+
+/** Whether a refusal of the key, the plan or the month is the service's own word on it: its answer proven not charged
+ * (chargeOf: its headers and its error body). Usage figures are not asked for: the service documents them as
+ * optional, and its own 429 without them is still its month used up. Anything else that refused so (a gateway's page,
+ * a proxy's JSON without the service's headers) says only that the service or something in front of it refused. */
+export function accountRefusalProven(error: VoiceApiError): boolean {
+  return refusesTheAccount(error) && error.charge === 'not-charged';
+}
+
+/** The wait before retry number `retry` (1-based): capped exponential backoff with full jitter. */
+export function retryDelayMs(retry: number, policy: RetryPolicy, random = Math.random): number {
+  return Math.round(random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1)));
 }
 
 /** The resend rule: a call is sent again only when it provably never left (a ConnectionError that never `reached` the
@@ -75,9 +95,9 @@ export function resend(sent: Sent<unknown> | undefined, retry: number, policy: R
   return delayMs < sent.deadline - Date.now() ? { retry, delayMs, deadline: sent.deadline } : undefined;
 }
 
-// What a failed answer says of the month, the payment's as what it cost is: only the service's own 429 (the retry
-// rule proved it: its headers and its JSON error body) leaving none marks the month used up; one leaving too few is
-// told (toldOfMonth); any figures of the service's own are kept, and may show a used-up month over; a 2xx ends it (the books).
+// What a failed answer says of the month, written down as a step of the payment: its figures, read only from an
+// answer proven the service's own, kept; what they make of the month is the month's rule's (money.ts: usedUp,
+// figuresSaid, monthAnswer); a 2xx ends a mark (the books).
 
 /** What a failed paid call says of the month, written down (its figures kept; the month marked, or its mark ended). */
 async function heard(month: ServiceMonth, error: unknown, characters: number): Promise<void> {
@@ -87,25 +107,6 @@ async function heard(month: ServiceMonth, error: unknown, characters: number): P
   if (said instanceof Refusal) return;
   if (said === error && error instanceof QuotaExceededError && accountRefusalProven(error)) await usedUp(month, error);
   else await figuresSaid(month, figures);
-}
-
-/** The service's own 429 for the month: marked used up until its reset date (else the 1st of next month, UTC). */
-export async function usedUp(month: ServiceMonth, error: QuotaExceededError): Promise<void> {
-  const now = month.now();
-  const said = error.rateLimit?.resetAt;
-  const { service } = await month.state();
-  const limit = error.rateLimit?.limit ?? (service?.month === monthOf(now) ? service.limit : undefined);
-  await month.markUsedUp(said !== undefined && said > now ? said : nextMonthStart(now), limit);
-}
-
-/** The service's figures (errors' too) end a used-up month when they show characters left or a higher limit. */
-export async function figuresSaid(month: ServiceMonth, usage: UsageInfo | undefined): Promise<void> {
-  const mark = usage && (await month.state()).exhausted;
-  if (!usage || !mark) return;
-  if (usage.remaining !== undefined && usage.remaining > 0)
-    await month.clear(`the service reports ${usage.remaining} characters left`);
-  else if (usage.limit !== undefined && mark.limit !== undefined && usage.limit > mark.limit)
-    await month.clear(`the service reports a higher monthly limit (${usage.limit}, was ${mark.limit})`);
 }
 
 /** What the caller of a failed paid call is told: the service's own 429 as its figure says (monthAnswer); else as it is. */
@@ -121,23 +122,6 @@ function serviceFiguresOf(error: unknown): UsageInfo | undefined {
   if (!error.fromService && error.charge !== 'not-charged') return undefined;
   const { retryAfterSeconds: _, ...usage } = error.rateLimit;
   return Object.keys(usage).length === 0 ? undefined : usage;
-}
-
-/**
- * What the service's own 429 says to a call of `characters`, by the figure in that same answer: none left (or none
- * sent), the month used up (the error itself); some, too few for it (the refusal with the figure); enough, a refusal
- * for now, not for the month: told as busy, nothing charged (a RateLimitedError of the same answer).
- */
-export function monthAnswer(error: QuotaExceededError, characters: number, at: Date): VoiceApiError | Refusal {
-  const { remaining: left, resetAt } = error.rateLimit ?? {};
-  if (left === undefined || left === 0) return error;
-  if (left < characters) return tooFewLeft({ left, resetAt }, characters, at, error);
-  const { status, requestId, serviceMessage, rateLimit, fromService } = error;
-  const details = { status, requestId, serviceMessage, rateLimit, fromService, cause: error };
-  return new RateLimitedError(`The Voice API refused for now, ${left} characters left by its figure`, {
-    ...details,
-    charge: 'not-charged',
-  });
 }
 
 /** What a paid call goes through: the books it is written in, the client that sends it, what abandons it (shutdown). */

@@ -135,13 +135,6 @@ export class PartSource {
     );
   }
 
-  /** Whether this part, paid, would go out only as the one request finding out whether characters are back: sent in
-   * its order's turn, never fetched ahead (the pipeline), so the probe is a due order's and its answer of its moment. */
-  async findsOut(request: SpeechRequest, text: string): Promise<boolean> {
-    const [need] = await this.needs(request, [text]);
-    return need !== undefined && !need.free && (await this.#accounting.monthRefuses(need.characters));
-  }
-
   async #originalFree(request: ServiceRequest, text: string, waits: AbortSignal | undefined): Promise<boolean> {
     const key = partCacheKey(withoutEffects(request), text);
     const flight = this.#flights.get(key);

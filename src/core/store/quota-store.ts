@@ -98,14 +98,12 @@ export interface NewBudgetHold {
   userId: string;
   characters: number;
   limits: BudgetHoldLimits;
-  /** Acceptance's budget rule (src/core/quota/money.ts), asked on each limit's spent plus held before holding. */
-  refuses: BudgetRule;
   ttlMs: number;
   at?: Date;
   /** The process holding it (its books owner), so that it gives the hold back when it starts again after a crash. */
   owner?: string | undefined;
 }
 
-type BudgetPassed = { budget: keyof BudgetHoldLimits; limit: number; used: number; needed: number };
-export type BudgetRule = (limits: BudgetHoldLimits, used: BudgetHoldLimits, needed: number) => BudgetPassed | undefined;
+/** The first of a hold's limits, in their order, that its characters would pass: what the hold found it used. */
+export type BudgetPassed = { budget: keyof BudgetHoldLimits; limit: number; used: number; needed: number };
 export type BudgetHoldResult = { status: 'held'; token: string } | ({ status: 'refused' } & BudgetPassed);

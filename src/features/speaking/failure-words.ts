@@ -18,7 +18,7 @@ import {
   UnexpectedResponseError,
   VoiceApiError,
 } from '../../core/api/errors.ts';
-import { accountRefusalProven, refusedOnTheWay, serviceBusy } from '../../core/api/response.ts';
+import { refusesTheAccount } from '../../core/api/response.ts';
 import {
   AudioBusyError,
   AudioTooLongError,
@@ -34,6 +34,7 @@ import { RenderStoppedError, SpeechInputError, type SpeechInputProblem } from '.
 import { RightsRevokedError } from '../../core/order/rights.ts';
 import { ESTIMATE_MARGIN, estimateCeiling, OverSecondsCapError } from '../../core/characters.ts';
 import { LostAfterPayingError, PaidPartWayError, SharedCallError, lostAfterCharge } from '../../core/quota/money.ts';
+import { accountRefusalProven } from '../../core/quota/paid-call.ts';
 import { VoiceMessageError } from '../../core/voice-message/render.ts';
 import { VoiceJoinError } from '../../core/voice/connection-session.ts';
 import { seatWords } from './seat-words.ts';
@@ -97,12 +98,12 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
   if (error instanceof SpeechInputError) return byKey(inputMessage(error.problem));
   if (error instanceof UnmetError) return byKey(unmetMessage(error.unmet));
   if (error instanceof RightsRevokedError) return byKey(revokedMessage(error));
-  // What the service did decides the words (src/core/api/response.ts), before the kind of answer: a request that may
+  // What the service did decides the words (src/core/quota/paid-call.ts `chargeOf`), before the kind of answer: a request that may
   // have reached it unanswered may have been charged (whatever status a gateway gave, "quota" and "busy" included), one
   // it answered then broke off was; never "could not reach", "used up" or "busy" for either. The service's own 429 not its
   // word on the month is busy, nothing charged; any other 429, or a refusal of the key, the plan or the month not proven
   // its own word, is what SayBot knows: the service or something in front of it refused, its charge as the rule says.
-  if (error instanceof VoiceApiError && serviceBusy(error))
+  if (error instanceof RateLimitedError && error.charge === 'not-charged')
     return said('api-rate-limited', 'warn', 'error.api.rateLimited');
   if (error instanceof VoiceApiError && error.status !== undefined && refusedOnTheWay(error)) {
     const key = error.charge === 'not-charged' ? 'error.api.refusedOnTheWay' : 'error.api.refusedOnTheWay.maybeCharged';
@@ -272,7 +273,7 @@ function paidPartWay(error: PaidPartWayError, audience: FailureAudience): Descri
   if (cause instanceof ServerError) return worded('error.paidPartWay.failing', { status: cause.status ?? '5xx' });
   if (cause instanceof SpeechInputError)
     return worded('error.paidPartWay.voiceDeleted', inputMessage(cause.problem).params);
-  // The service's word on the key, the plan or the month only where proven (src/core/api/response.ts).
+  // The service's word on the key, the plan or the month only where proven (src/core/quota/paid-call.ts).
   if (cause instanceof VoiceApiError && !accountRefusalProven(cause)) return worded('error.paidPartWay.refused');
   const quotaReset =
     cause instanceof QuotaExceededError
@@ -426,3 +427,7 @@ function renderStopped({ paid, unconfirmed }: RenderStoppedError): LocalisedMess
       : { key: 'error.renderStopped.closed', params: { unconfirmed } };
   return paid > 0 ? { key: 'error.renderStopped.paid', params: { paid } } : { key: 'error.renderStopped' };
 }
+
+/** A 401, 403 or 429 whose word on the key, the plan or the month is not proven the service's (accountRefusalProven). */
+const refusedOnTheWay = (error: VoiceApiError): boolean =>
+  error.charge !== 'not-charged' && (refusesTheAccount(error) || error instanceof RateLimitedError);

@@ -15,8 +15,8 @@ import {
   type VoiceApiError,
 } from '../../../src/core/api/errors.ts';
 import { VoiceApiClient, type Sent } from '../../../src/core/api/client.ts';
-import { retryDelayMs, type NotOk } from '../../../src/core/api/response.ts';
-import { resend } from '../../../src/core/quota/paid-call.ts';
+import type { NotOk } from '../../../src/core/api/response.ts';
+import { resend, retryDelayMs } from '../../../src/core/quota/paid-call.ts';
 import { createLogger } from '../../../src/core/log.ts';
 import {
   answerCharge,

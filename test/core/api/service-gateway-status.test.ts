@@ -1,5 +1,5 @@
 // A 502 or 504 may be the service's own answer (its JSON error with its usual headers): told in the service's words,
-// and charged by the rule that already holds (response.ts, the retry rule: a 502/504 never proves nothing was charged).
+// and charged by the rule that already holds (paid-call.ts `chargeOf`: a 502/504 never proves nothing was charged).
 import { describe, expect, it } from 'vitest';
 import { describeFailure } from '../../../src/features/speaking/failure-words.ts';
 import { t } from '../../../src/features/speaking/strings.ts';

@@ -83,7 +83,7 @@ describe('timeouts', () => {
     const response = await speak(hurried, undefined, LONG_TEXT);
     const error = await streamError(response.body);
     await hurried.close();
-    // After the service's 200: charged, whichever timer cut it (response.ts, the retry rule), as the idle timer's error says too.
+    // After the service's 200: charged, whichever timer cut it (paid-call.ts `chargeOf`), as the idle timer's error says too.
     expect(error).toMatchObject({ name: 'TimeoutError', phase: 'total', charge: 'charged' });
     await until(() => requestsTo(api.sandbox)[0]?.outcome === 'client-aborted');
   });

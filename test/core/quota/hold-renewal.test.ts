@@ -2,7 +2,6 @@
 // queued past BUDGET_HOLD_TTL_MS still counts; a hold nobody renews (its process crashed) still expires.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BUDGET_HOLD_TTL_MS } from '../../../src/core/quota/accounting.ts';
-import { budgetPassed } from '../../../src/core/quota/money.ts';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import type { Store } from '../../../src/core/store/types.ts';
 import { booksOn, paid, refusalKey } from './helpers.ts';
@@ -48,7 +47,6 @@ describe('budget holds under long queues', () => {
       userId: 'gone',
       characters: 20_000,
       limits: { guildMonthlyChars: 20_000 },
-      refuses: budgetPassed,
       ttlMs: BUDGET_HOLD_TTL_MS,
     });
     expect(crashed.status).toBe('held');

@@ -7,7 +7,8 @@ import { QuotaExceededError } from '../../../src/core/api/errors.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import type { Accounting } from '../../../src/core/quota/accounting.ts';
 import type { AudioResponse, Sent, VoiceApiClient } from '../../../src/core/api/client.ts';
-import { paidCall, usedUp } from '../../../src/core/quota/paid-call.ts';
+import { paidCall } from '../../../src/core/quota/paid-call.ts';
+import { usedUp } from '../../../src/core/quota/money.ts';
 import { Readable } from 'node:stream';
 import { openSqliteStore } from '../../../src/app/store.ts';
 import type { Store } from '../../../src/core/store/types.ts';
@@ -50,7 +51,7 @@ async function sendPart(characters: number, answer: () => Promise<void>): Promis
         await answer();
       } catch (error) {
         // The service's own 429, its figures not risen by the part: what the client sees of it.
-        const answer = { status: 429, proven: true, risen: false };
+        const answer = { status: 429, proven: true };
         return { kind: 'not-ok', error, reached: true, answer };
       }
       return {

@@ -6,7 +6,7 @@ import { VoiceApiClient } from '../../../src/core/api/client.ts';
 import { silentLogger } from '../../../src/core/log.ts';
 import { countCharacters } from '../../../src/core/characters.ts';
 import { Accounting } from '../../../src/core/quota/accounting.ts';
-import { MONEY_RULES, budgetPassed } from '../../../src/core/quota/money.ts';
+import { MONEY_RULES } from '../../../src/core/quota/money.ts';
 import { Refusal } from '../../../src/core/refusal.ts';
 import { PartSource, orderedPart } from '../../../src/core/sourcing/part-source.ts';
 import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';
@@ -135,7 +135,6 @@ const countedByTheBudget = async () => {
     userId: 'U',
     characters: 1_000_000,
     limits: { guildMonthlyChars: 100_000 },
-    refuses: budgetPassed,
     ttlMs: 1,
   });
   return probe.status === 'refused' ? probe.used : NaN;

@@ -13,7 +13,6 @@ import {
 import { AUTO_READ_SCHEMA_STEPS } from '../../../src/features/autoread/index-store.ts';
 import { LATEST_SCHEMA_VERSION as LATEST_VERSION, SCHEMA, openSqliteStore } from '../../../src/app/store.ts';
 import { tempDir } from './helpers.ts';
-import { budgetPassed } from '../../../src/core/quota/money.ts';
 
 /**
  * A database exactly as SayBot's schema version 1 left it, frozen here on purpose: if migration 1 were ever
@@ -205,7 +204,7 @@ describe('migrations', () => {
     const store = openSqliteStore(tmp.file());
     const at = new Date('2025-03-04T10:00:00Z');
     const hold = (characters: number, limits: { guildMonthlyChars?: number; memberDailyChars?: number }) =>
-      store.budgets.hold({ guildId: 'G', userId: 'M', characters, limits, refuses: budgetPassed, ttlMs: 1000, at });
+      store.budgets.hold({ guildId: 'G', userId: 'M', characters, limits, ttlMs: 1000, at });
     expect(await hold(31, { guildMonthlyChars: 100 })).toMatchObject({ status: 'refused', used: 70 });
     expect(await hold(61, { memberDailyChars: 100 })).toMatchObject({ status: 'refused', used: 40 });
     expect((await hold(30, { guildMonthlyChars: 100, memberDailyChars: 100 })).status).toBe('held');

@@ -4,7 +4,6 @@ import { CORE_FORGET_RULES } from '../../../src/core/store/forget-plan.ts';
 import { type DatabaseScan, rowsHolding, scanUrl } from '../../support/db-scan.ts';
 import { SEED_AT as AT, SEED_MONTH as MONTH, seedMemberTraces as seed } from '../../support/privacy-seed.ts';
 import { G1, G2, MEMBER as A, OTHER_MEMBER as B, THIRD_MEMBER as C, forEachBackend } from './contract.ts';
-import { budgetPassed } from '../../../src/core/quota/money.ts';
 
 /**
  * Columns that hold IDs which are not a guild's or a member's (the service's, a channel's within a guild row
@@ -142,7 +141,7 @@ forEachBackend((store, backend) => {
         userId: string,
         characters: number,
         limits: { memberDailyChars?: number; guildMonthlyChars?: number },
-      ) => store.budgets.hold({ guildId, userId, characters, limits, refuses: budgetPassed, ttlMs: 60_000, at: AT });
+      ) => store.budgets.hold({ guildId, userId, characters, limits, ttlMs: 60_000, at: AT });
       await spend(G1, A, 90);
       await spend(G2, A, 30);
       await store.privacy.forgetMember(A, G1, AT);
@@ -220,7 +219,6 @@ forEachBackend((store, backend) => {
         userId: A,
         characters: 1,
         limits: { memberDailyChars: 120 },
-        refuses: budgetPassed,
         ttlMs: 60_000,
         at: AT,
       });
@@ -237,7 +235,6 @@ forEachBackend((store, backend) => {
           userId,
           characters,
           limits: { memberDailyChars: 300 },
-          refuses: budgetPassed,
           ttlMs: 60_000,
           at,
         });
@@ -286,7 +283,6 @@ forEachBackend((store, backend) => {
           userId: A,
           characters: 106,
           limits: { guildMonthlyChars: 1000 },
-          refuses: budgetPassed,
           ttlMs: 60_000,
           at: AT,
         }),

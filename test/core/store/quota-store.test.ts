@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { NewBudgetHold, NewSpend } from '../../../src/core/store/quota-store.ts';
 import { scanUrl } from '../../support/db-scan.ts';
 import { G1, G2, MEMBER as A, OTHER_MEMBER as B, THIRD_MEMBER as C, forEachBackend } from './contract.ts';
-import { budgetPassed } from '../../../src/core/quota/money.ts';
 
 // The quota's areas of the contract (quota-store.ts): spends, the quota state, server budgets, budget holds.
 
@@ -126,7 +125,6 @@ forEachBackend((store, backend) => {
         userId: A,
         characters,
         limits: { guildMonthlyChars: 100 },
-        refuses: budgetPassed,
         ttlMs: 60_000,
         at: new Date('2025-03-10T12:00:00Z'),
         owner: OWNER,
@@ -141,7 +139,6 @@ forEachBackend((store, backend) => {
         userId: A,
         characters: 101,
         limits: { [budget]: 100 },
-        refuses: budgetPassed,
         ttlMs: 60_000,
         at: new Date('2025-03-10T12:00:00Z'),
       });
@@ -186,7 +183,6 @@ forEachBackend((store, backend) => {
         userId: B,
         characters: 5,
         limits: { guildMonthlyChars: 100 },
-        refuses: budgetPassed,
         ttlMs: 60_000,
         at: new Date('2025-03-10T12:00:00Z'),
         owner: 'app:shard-1',
@@ -352,7 +348,6 @@ forEachBackend((store, backend) => {
       userId: A,
       characters,
       limits: { guildMonthlyChars: 100 },
-      refuses: budgetPassed,
       ttlMs: 60_000,
       at,
       ...over,

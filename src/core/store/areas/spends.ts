@@ -1,6 +1,6 @@
 // The money's rows, stored and summed only: a server's budgets and the holds counted against them by every process
-// (`store.budgets`: what is spent and held summed inside the hold's transaction, for the limits and the rule
-// src/core/quota/accounting.ts gives), the spends and their running totals (`store.spends`: as Accounting says,
+// (`store.budgets`: what is spent and held summed inside the hold's transaction, held if it fits the limits
+// src/core/quota/money.ts computed), the spends and their running totals (`store.spends`: as Accounting says,
 // written ahead, then confirmed, finished or taken back), each under src/core/calendar.ts' keys.
 import { randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder } from 'kysely';
@@ -97,9 +97,9 @@ export class BudgetArea extends Area {
   }
 
   /**
-   * Holds `characters` unless the books' rule (`refuses`) refuses them on what each of `limits` counts, spent plus live
-   * holds (any process): summed and held in one transaction, serialised per guild (and bot-wide when a bot limit is
-   * given), each limit read from its running total.
+   * Holds `characters` if they fit each of `limits` on what it counts, spent plus live holds (any process), else returns
+   * the first (in their order) they would pass: summed and held in one transaction, serialised per guild (and
+   * bot-wide when a bot limit is given), each limit read from its running total.
    */
   async hold(hold: NewBudgetHold): Promise<BudgetHoldResult> {
     const at = hold.at ?? new Date();
@@ -122,11 +122,10 @@ export class BudgetArea extends Area {
         // One row per guild that spent this month, never the month's spends.
         botMonthlyChars: { spent: 'spend_totals_guild_month', period: { month } },
       };
-      const used: BudgetHoldLimits = {};
-      for (const budget of Object.keys(limits) as Array<keyof BudgetHoldLimits>)
-        used[budget] = await usedOf(trx, counted[budget]);
-      const refused = hold.refuses(limits, used, hold.characters);
-      if (refused !== undefined) return { status: 'refused', ...refused };
+      for (const budget of Object.keys(limits) as Array<keyof BudgetHoldLimits>) {
+        const [limit = 0, used, needed] = [limits[budget], await usedOf(trx, counted[budget]), hold.characters];
+        if (used + needed > limit) return { status: 'refused', budget, limit, used, needed };
+      }
       const token = randomUUID();
       await trx
         .insertInto('budget_holds')
