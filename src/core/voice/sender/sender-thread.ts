@@ -26,6 +26,8 @@ import { SILENCE_FRAME } from '../packet-sender.ts';
 export const SENDER_THREAD_NAME = 'voice-sender';
 /** No message from the thread for this long while it holds connections (the main thread itself awake): it is stuck. */
 export const STALL_MS = 3_000;
+/** How long a new thread may take to say it started (its modules loading on a busy host) before it counts as stuck. */
+const START_MS = 30_000;
 const WATCH_MS = 500;
 /** The longest a transition waits for a packet being sent that instant: microseconds, unless descheduled mid-send. */
 const SEND_SETTLE_MS = 5;
@@ -99,6 +101,7 @@ export class SenderThread {
   readonly #keyed = new WeakMap<SenderConnectionData, number>();
   readonly #clips = new Map<number, { connection: number; watcher: ClipWatcher }>();
   #lastHeard = 0;
+  #started = false;
   /** Since when the main thread may have missed a session's end it hears of now. */
   readonly #look = new MainThreadLook();
   #lastWatch = 0;
@@ -137,6 +140,7 @@ export class SenderThread {
     this.priority = undefined;
     this.kernelThreadId = undefined;
     this.#lastHeard = performance.now();
+    this.#started = false;
     worker.on('message', (message: FromSender) => {
       if (this.#worker !== worker) return;
       this.#lastHeard = performance.now();
@@ -389,6 +393,7 @@ export class SenderThread {
   #receive(message: FromSender): void {
     switch (message.type) {
       case 'started':
+        this.#started = true;
         this.kernelThreadId = message.tid;
         if (this.realtime && message.tid !== undefined) this.#askRealtime(message.tid);
         return;
@@ -457,8 +462,9 @@ export class SenderThread {
     this.#lastWatch = now;
     // A main thread that was itself held up has not read the thread's messages yet: not a sign of anything.
     if (!mainAwake || this.#connections.size === 0) return;
-    if (now - this.#lastHeard > this.#stallMs) {
-      this.#failover(worker, `the sender thread sent nothing for ${this.#stallMs} ms`);
+    const bound = this.#started ? this.#stallMs : Math.max(this.#stallMs, START_MS);
+    if (now - this.#lastHeard > bound) {
+      this.#failover(worker, `the sender thread ${this.#started ? 'sent nothing' : 'did not start'} for ${bound} ms`);
       void worker.terminate();
     }
   }

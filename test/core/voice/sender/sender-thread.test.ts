@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { SENDER_THREAD_NAME, SenderThread, type ClipWatcher } from '../../../../src/core/voice/sender/sender-thread.ts';
 
 const SILENT = new URL('../../../support/silent-sender-worker.ts', import.meta.url);
+const SLOW_START = new URL('../../../support/slow-start-sender-worker.ts', import.meta.url);
 const ALONE = new URL('../../../support/sender-thread-alone.ts', import.meta.url).pathname;
 
 function logger() {
@@ -57,6 +58,18 @@ describe('SenderThread', () => {
     expect(thread.connectionOf(udp)).toBeUndefined();
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0]?.[0]).toMatchObject({ code: 'voice-sender-failover', voices: 1, clips: 1 });
+  });
+
+  // path11b: the silence was counted from the thread's creation, so on a busy host a thread still loading its modules
+  // was ended as stuck, and each new one with it (a /join then waited through failover after failover).
+  it('a thread slow to start is not ended as stuck before it says it started; silent after that, it is', async () => {
+    const thread = new SenderThread({ worker: SLOW_START, stallMs: 200 });
+    threads.push(thread);
+    const renew = vi.fn();
+    thread.open({}, { ip: '127.0.0.1', port: 9 }, 1, renew).discovered.catch(() => undefined);
+    await vi.waitFor(() => expect(renew).toHaveBeenCalledTimes(1), { timeout: 15_000 });
+    expect(thread.kernelThreadId).toBe(4242);
+    expect(thread.failovers).toBe(1);
   });
 
   it('a thread that dies is noticed at once; the next voice starts a new thread', async () => {
