@@ -1,8 +1,10 @@
-// A question of a /say in voice answered in one function of one module (issue 96):
-// whether a clip's packets may leave now (the connection Ready, its transport up, DAVE's group ready with a transition
+// Two questions of a /say in voice, each answered in one function of one module (issue 96).
+// Whether a clip's packets may leave now (the connection Ready, its transport up, DAVE's group ready with a transition
 // applied; the seat's connection not given up, which the library's state says too): src/core/voice/discordjs-voice-seam.ts
 // `sendableSession`, awaited by `untilSendable`. The player waits on it before a clip, the worker clip asks it before
 // each hand-over and waits on it while held; the sender thread is told its answer (a hold), never asks the library.
+// Where it plays (which bot, which voice channel, given the member's voice channel, the seats and the gate):
+// src/core/voice/seats.ts `Seats.seatFor`; its callers word its answer.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -10,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT, resolveImport, sourceFiles } from './import-graph.ts';
 
 const SEAM = 'src/core/voice/discordjs-voice-seam.ts';
+const SEATS = 'src/core/voice/seats.ts';
 const codeOf = (file: string) => readFileSync(join(ROOT, file), 'utf8').replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '');
 const files = () => sourceFiles(['src', 'commands']);
 const where = (pattern: RegExp) => files().filter((file) => pattern.test(codeOf(file)));
@@ -61,5 +64,20 @@ describe("whether a clip's packets may leave", () => {
     expect(where(/\bsenderThread\.hold\(/)).toEqual(['src/core/voice/sender/worker-clip.ts']);
     const askers = Object.keys(importsFrom(SEAM)).filter((file) => file.startsWith('src/core/voice/sender/'));
     expect(askers).toEqual(['src/core/voice/sender/worker-clip.ts']);
+  });
+});
+
+describe('where an order in voice plays', () => {
+  it("is Seats.seatFor's answer alone: no caller chooses by the rule's parts or asks the gate around it", () => {
+    expect(where(/\.forChannel\(|\.forMember\(|\bchooseSeat\(/)).toEqual([SEATS]);
+    expect(where(/\bseats\.seatFor\(/).sort()).toEqual([
+      'src/features/autoread/autoread-wiring.ts',
+      'src/features/speaking/speaking-command.ts',
+    ]);
+    // The member's voice channel, auto-read's readings, /join's manager and the gate are what it is given.
+    const speaking = codeOf('src/features/speaking/speaking-command.ts');
+    const call = /seats\.seatFor\([^]*?\n {2}\}\);/.exec(speaking)?.[0] ?? '';
+    for (const given of ['voice.channel', 'reading', 'manager', 'requireAllowed']) expect(call).toContain(given);
+    expect(speaking).not.toMatch(/choice\.kind === '(?:busy|read)'/);
   });
 });
