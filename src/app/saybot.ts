@@ -374,8 +374,9 @@ export class SayBot {
     await this.client.destroy();
     await this.#options.core.helpers.stop();
     this.#stopRestSweep?.();
-    // No hold renewal may reach a closed store; holds still live then expire (BUDGET_HOLD_TTL_MS), as after a crash.
-    this.#options.core.accounting.close();
+    // No hold renewal may reach a closed store; holds still live then expire (BUDGET_HOLD_TTL_MS), as after a crash;
+    // what the store refused is written once more before it closes.
+    await this.#options.core.accounting.close();
     await this.#options.core.store.close();
   }
 }

@@ -66,6 +66,8 @@ export interface StartSeams {
   /** The dashboard's clock: sessions, its rate limits and how long a member's view is trusted (tests move it). */
   dashboardNow?: () => number;
   readyTimeoutMs?: number;
+  /** How long a voice connection may take to be ready (default the player's, 15 s), e.g. longer on a busy test host. */
+  voiceReadyTimeoutMs?: number;
   /** Wraps the shared Voice API client, e.g. the benchmarks' baseline that reads each response whole first. */
   wrapVoiceApiClient?: (client: VoiceApiClient) => VoiceApiClient;
   /** Retry delays and timeouts of the Voice API client, e.g. shorter in tests. */
@@ -288,6 +290,7 @@ async function assembleCore(
       startLead,
       logger: index === 0 ? logger : logger.child({ helper: index }),
       idleTimeoutMs: config.voiceIdleTimeoutMs,
+      ...(seams.voiceReadyTimeoutMs === undefined ? {} : { readyTimeoutMs: seams.voiceReadyTimeoutMs }),
       group: index === 0 ? group : `${group}-helper-${index}`,
       // Silence between chat messages is not idleness: a guild being read keeps the bot in its channel.
       stayConnected: isReading,

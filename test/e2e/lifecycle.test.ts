@@ -6,7 +6,15 @@ import { t } from '../../src/core/i18n/catalogue.ts';
 import { loadCommandModules } from '../../src/app/command-modules.ts';
 import type { AnyCommandModule } from '../../src/core/interactions/command.ts';
 import { deployCommands } from '../../src/core/interactions/deploy.ts';
-import { APP_ID, defaultGuilds, fakeToken, runCommand, startHarness, type Harness } from '../support/harness.ts';
+import {
+  APP_ID,
+  defaultGuilds,
+  fakeToken,
+  inTime,
+  runCommand,
+  startHarness,
+  type Harness,
+} from '../support/harness.ts';
 import { closedPort } from '../core/api/helpers.ts';
 import { ALICE } from '../support/world.ts';
 import { useLocalServices } from '../support/local-services.ts';
@@ -212,28 +220,32 @@ describe('the running bot', () => {
   });
 
   it('answers voice and language autocomplete, filtered and localised', async () => {
-    const voices = await h.discord.autocomplete({
-      guildId: london.id,
-      userId: ALICE,
-      name: 'say',
-      locale: 'ko',
-      options: [
-        { name: 'text', value: 'x' },
-        { name: 'voice', value: '한국어', focused: true },
-      ],
-    });
+    const voices = await inTime(h, () =>
+      h.discord.autocomplete({
+        guildId: london.id,
+        userId: ALICE,
+        name: 'say',
+        locale: 'ko',
+        options: [
+          { name: 'text', value: 'x' },
+          { name: 'voice', value: '한국어', focused: true },
+        ],
+      }),
+    );
     // The Korean presets, and the free voice's Korean voices (FREE_VOICE on, its package installed).
     expect(voices.map((v) => v.value).sort()).toEqual(['free-ko-f', 'free-ko-m', 'voice-b-ko-f-01', 'voice-b-ko-m-01']);
-    const languages = await h.discord.autocomplete({
-      guildId: london.id,
-      userId: ALICE,
-      name: 'say',
-      locale: 'ja',
-      options: [
-        { name: 'text', value: 'x' },
-        { name: 'language', value: '韓国', focused: true },
-      ],
-    });
+    const languages = await inTime(h, () =>
+      h.discord.autocomplete({
+        guildId: london.id,
+        userId: ALICE,
+        name: 'say',
+        locale: 'ja',
+        options: [
+          { name: 'text', value: 'x' },
+          { name: 'language', value: '韓国', focused: true },
+        ],
+      }),
+    );
     expect(languages).toEqual([{ name: '韓国語 (ko)', value: 'ko' }]);
   });
 });
@@ -281,7 +293,7 @@ describe('a bot that is stopping', () => {
     expect(notice.content).toBe(t('en-US', 'error.shuttingDown'));
     expect((notice.flags ?? 0) & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     await stopping;
-    await vi.waitFor(() => expect(h.discord.botVoiceChannel(london.id)).toBeNull(), { timeout: 5_000 });
+    await vi.waitFor(() => expect(h.discord.botVoiceChannel(london.id)).toBeNull(), { timeout: 30_000 });
   });
 });
 

@@ -59,7 +59,7 @@ async function say(
     options: { text, ...options },
   });
   await handle.waitFor((r) => reply.test(r.content ?? ''), 15_000);
-  await vi.waitFor(async () => expect(counted(await figures())).toBe(true), { timeout: 5_000, interval: 20 });
+  await vi.waitFor(async () => expect(counted(await figures())).toBe(true), { timeout: 30_000, interval: 20 });
   return figures();
 }
 

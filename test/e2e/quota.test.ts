@@ -305,7 +305,7 @@ describe('/usage', () => {
     const entries = (await cacheFiles()).length;
     expect((await sayFile(SPENDER, text)).content).toMatch(/^Here is/);
     // The entry is written once the whole part is in (the reply may come a moment before): then the repeats hit it.
-    await vi.waitFor(async () => expect((await cacheFiles()).length).toBeGreaterThan(entries), { timeout: 5_000 });
+    await vi.waitFor(async () => expect((await cacheFiles()).length).toBeGreaterThan(entries), { timeout: 30_000 });
     expect((await sayFile(CROWD[0] ?? '', text)).content).toMatch(/^Here is/);
     expect((await sayFile(CROWD[1] ?? '', text)).content).toMatch(/^Here is/);
     const billed = h.sandbox.charactersBilled();

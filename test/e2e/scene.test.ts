@@ -6,7 +6,7 @@ import type { InteractionHandle, InteractionResponse } from '@saybot/local-disco
 import type { Fault } from '@saybot/voice-sandbox';
 import { parseWavHeader } from '../../src/core/audio/codecs/wav.ts';
 import { countCharacters } from '../../src/core/characters.ts';
-import { heldWriteAhead } from '../support/held-write-ahead.ts';
+import { HOLD_DEADLINE, heldWriteAhead } from '../support/held-write-ahead.ts';
 import { parseSrtTimes } from '../support/srt-times.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { useFileHarness, useHarnessPerTest } from '../support/file-harness.ts';
@@ -157,7 +157,7 @@ describe('/stop mid-scene, at each instant of the next line', { timeout: 120_000
 
   it('before its request left (written down, not sent): it never leaves, and /usage shows what was billed', async () => {
     const gate = heldWriteAhead(countCharacters(SECOND));
-    const s = await harnessFor({ config: { voiceIdleTimeoutMs: 60_000 }, wrapStore: gate.wrap });
+    const s = await harnessFor({ config: { voiceIdleTimeoutMs: 60_000 }, env: HOLD_DEADLINE, wrapStore: gate.wrap });
     const pressed = await playScene(s);
     await gate.reached;
     expect(await stopScene(s, pressed)).toEqual([FIRST]);

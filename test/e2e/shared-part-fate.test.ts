@@ -9,7 +9,7 @@ import { booksSettled } from '../support/books-settled.ts';
 import { answerOf, spentShown, until } from '../support/books-shown.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import type { Harness } from '../support/harness.ts';
-import { heldWriteAhead } from '../support/held-write-ahead.ts';
+import { HOLD_DEADLINE, heldWriteAhead } from '../support/held-write-ahead.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { previewScene, pressSceneButton } from '../support/scene-preview.ts';
 
@@ -173,7 +173,7 @@ describe("a member's order paid a part of its own, then the call it shares with 
     const h = await harnessFor({
       guilds,
       config: { voiceIdleTimeoutMs: 60_000, maxCharsPerRequest: 60 },
-      env: { BUDGET_GUILD_MONTHLY_CHARS: '0', CACHE_MAX_MB: '0' },
+      env: { BUDGET_GUILD_MONTHLY_CHARS: '0', CACHE_MAX_MB: '0', ...HOLD_DEADLINE },
       wrapStore: gate.wrap,
     });
     const sayAs = (userId: string, text: string, as?: 'file') =>

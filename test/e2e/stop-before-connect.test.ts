@@ -4,15 +4,15 @@
 // API is reached through a relay in a process of its own that the test stops accepting (its accept queue full, so
 // SayBot's connect waits, as a connect or TLS handshake to a far service does) and lets go on: the test acts at each
 // instant by an event (undici's diagnostics channels), not a timer.
-import { spawn, type ChildProcess } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
-import net from 'node:net';
+import type { Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spentShown as spentShownTo, answerOf } from '../support/books-shown.ts';
 import { useFileHarness } from '../support/file-harness.ts';
 import { runCommand } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
 import { booksSettled } from '../support/books-settled.ts';
+import { heldRelay, type HeldRelay } from '../support/held-relay.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { splitText } from '../../src/core/sourcing/part-request.ts';
 
@@ -23,54 +23,13 @@ const SPEAKER = '300000000000000571';
 const VOICE_ID = 'voice-b-en-f-01';
 const MAX_CHARS = 40;
 
-let relay: ChildProcess | undefined;
-const dummies: net.Socket[] = [];
+let relay: HeldRelay | undefined;
 let relayPort = 0;
-
-/**
- * A relay to the Voice API (the sandbox) in a process of its own, whose accepting the test can stop (SIGSTOP, then its
- * accept queue filled, so that a new connection to it waits in its connect) and let go on (SIGCONT): the instant a
- * request is on its way to a connection not yet opened, as with a far service's connect or TLS handshake.
- */
-async function startRelay(): Promise<number> {
-  const child = spawn(
-    process.execPath,
-    [
-      '-e',
-      [
-        "const net=require('net');let target;",
-        "process.stdin.on('data',(d)=>{target=Number(String(d).trim())});",
-        "const s=net.createServer((c)=>{const u=net.connect(target,'127.0.0.1');c.pipe(u);u.pipe(c);c.on('error',()=>u.destroy());u.on('error',()=>c.destroy())});",
-        "s.listen({port:0,host:'127.0.0.1',backlog:1},()=>{process.stdout.write(String(s.address().port)+'\\n')});",
-      ].join(''),
-    ],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  relay = child;
-  return new Promise<number>((resolve) =>
-    child.stdout?.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
-  );
-}
-
-/** The relay stops accepting, and its accept queue is filled: a new connection to it waits. */
-function holdConnects(): void {
-  relay?.kill('SIGSTOP');
-  // The kernel completes backlog + 1 handshakes for a listener that does not accept; the SYNs after that are dropped.
-  for (let i = 0; i < 6; i += 1) {
-    const socket = net.connect({ port: relayPort, host: '127.0.0.1' });
-    socket.on('error', () => undefined);
-    dummies.push(socket);
-  }
-}
-
-afterAll(() => {
-  for (const socket of dummies) socket.destroy();
-  relay?.kill('SIGCONT');
-  relay?.kill('SIGKILL');
-});
+afterAll(() => relay?.close());
 
 const h = useFileHarness(async () => {
-  relayPort = await startRelay();
+  relay = await heldRelay();
+  relayPort = relay.port;
   return {
     guilds: [
       oneRoomGuild(GUILD, 'Connecting', { text: TEXT, voice: VOICE }, [
@@ -94,7 +53,7 @@ const onConnected = (message: unknown) => {
   if (Number((message as { connectParams: { port: string } }).connectParams.port) === relayPort) wire.connected += 1;
 };
 const onSendHeaders = (message: unknown) => {
-  if ((message as { socket: net.Socket }).socket.remotePort === relayPort) wire.sendHeaders += 1;
+  if ((message as { socket: Socket }).socket.remotePort === relayPort) wire.sendHeaders += 1;
 };
 diagnostics.subscribe('undici:client:beforeConnect', onBeforeConnect);
 diagnostics.subscribe('undici:client:connected', onConnected);
@@ -111,11 +70,11 @@ describe('while SayBot is joining voice, the first part still opening its connec
       'First part 1 is spoken right here. Second part 1 follows it closely. Third part 1 comes after that. Fourth part 1 ends the order.';
     const parts = splitText(text, MAX_CHARS);
     expect(parts.length).toBe(4);
-    relay?.stdin?.write(`${new URL(h.sandbox.url).port}\n`);
+    relay?.pointAt(Number(new URL(h.sandbox.url).port));
     const letJoin = h.discord.holdVoiceRequests(GUILD);
     const spentBefore = await spentShownTo(h, GUILD, SPEAKER);
     const billedBefore = h.sandbox.charactersBilled();
-    holdConnects();
+    await relay?.hold();
     const say = await h.discord.command({
       guildId: GUILD,
       userId: SPEAKER,
@@ -133,7 +92,7 @@ describe('while SayBot is joining voice, the first part still opening its connec
     const stop = await runCommand(h, { guildId: GUILD, userId: SPEAKER, name: 'stop' });
     expect(stop.content).toBe(t('en-US', 'stop.own', { count: parts.length - 1 }));
     // The connection opens after the stop (the relay accepts again): undici sends nothing on it, as it was let go of.
-    relay?.kill('SIGCONT');
+    await relay?.letGo();
     await expect.poll(() => wire.connected).toBeGreaterThan(0);
     letJoin();
     const answer = await answerOf(say);

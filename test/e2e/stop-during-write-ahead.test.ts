@@ -11,7 +11,7 @@ import { booksSettled } from '../support/books-settled.ts';
 import { t } from '../../src/core/i18n/catalogue.ts';
 import { countCharacters } from '../../src/core/characters.ts';
 import { splitText } from '../../src/core/sourcing/part-request.ts';
-import { heldWriteAhead } from '../support/held-write-ahead.ts';
+import { HOLD_DEADLINE, heldWriteAhead } from '../support/held-write-ahead.ts';
 
 const GUILD = '200000000000000058';
 const TEXT = '210000000000000058';
@@ -31,6 +31,7 @@ const h = useFileHarness({
     ]),
   ],
   config: { maxCharsPerRequest: MAX_CHARS, voiceIdleTimeoutMs: 60_000 },
+  env: HOLD_DEADLINE,
   wrapStore: gate.wrap,
 });
 

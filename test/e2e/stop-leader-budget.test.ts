@@ -8,7 +8,7 @@ import { answerOf, spentShown, until } from '../support/books-shown.ts';
 import { booksSettled } from '../support/books-settled.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness } from '../support/harness.ts';
-import { heldWriteAhead } from '../support/held-write-ahead.ts';
+import { HOLD_DEADLINE, heldWriteAhead } from '../support/held-write-ahead.ts';
 import { oneRoomGuild } from '../support/world.ts';
 
 const GUILD = '200000000000000981';
@@ -21,7 +21,7 @@ const THIRTEEN = 'Short and new'; // 13 characters
 // Each line lasts its shortest: the held write-ahead is released well inside the store's deadline.
 const SHORT_LINES = { secondsPerCharacter: 0.01 };
 // The cache off (the joiner's line is fetched, not found); the held write-ahead outlives no store deadline.
-const HELD = { CACHE_MAX_MB: '0', STORE_DEADLINE_MS: '60000' };
+const HELD = { CACHE_MAX_MB: '0', ...HOLD_DEADLINE };
 const guilds = [
   oneRoomGuild(
     GUILD,

@@ -11,7 +11,7 @@ import { answerOf, spentShown, until } from '../support/books-shown.ts';
 import { useHarnessPerTest } from '../support/file-harness.ts';
 import { runCommand, type Harness, type HarnessOptions } from '../support/harness.ts';
 import { oneRoomGuild } from '../support/world.ts';
-import { heldWriteAhead } from '../support/held-write-ahead.ts';
+import { HOLD_DEADLINE, heldWriteAhead } from '../support/held-write-ahead.ts';
 
 const GUILD = '200000000000000961';
 const A = '300000000000009611';
@@ -212,7 +212,7 @@ describe("a member's /stop or /skip while another's identical order waits for th
     const h = await harnessFor({
       guilds,
       config: { maxCharsPerRequest: 60 },
-      env: { FREE_VOICE: 'fallback' },
+      env: { FREE_VOICE: 'fallback', ...HOLD_DEADLINE },
       wrapStore: gate.wrap,
     });
     h.sandbox.injectFault({ kind: 'service-error', status: 503, endpoint: 'tts', times: Infinity });

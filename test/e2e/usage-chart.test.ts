@@ -73,7 +73,7 @@ beforeAll(async () => {
       })
     ).content,
   ).toMatch(/^Here is/);
-  await vi.waitFor(async () => expect(await entries()).toBe(1), { timeout: 5_000 });
+  await vi.waitFor(async () => expect(await entries()).toBe(1), { timeout: 30_000 });
   expect(
     (
       await runCommand(h, {

@@ -92,7 +92,7 @@ describe('voice channel status while reading', () => {
 
   it('is skipped with one log line when SayBot lacks Set Voice Channel Status, and reading goes on', async () => {
     const h = await start(DEFAULT_PERMISSIONS);
-    await vi.waitFor(() => expect(h.logs()).toContain('"voice-status-skipped"'), { timeout: 5_000 });
+    await vi.waitFor(() => expect(h.logs()).toContain('"voice-status-skipped"'), { timeout: 30_000 });
     expect(h.discord.voiceChannelStatus(GUILD, VOICE)).toBeUndefined();
     // Checked before asking: no request Discord would refuse.
     expect(statusPuts(h)).toEqual([]);

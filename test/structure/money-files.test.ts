@@ -64,7 +64,7 @@ describe('money decided in src/core/quota/', () => {
     // The month keeps its probe in the store; when a request takes it is one rule of acceptance's (money.ts), asked by
     // the books at acceptance and as a part leaves; the books word none of it, the month's record decides none of it.
     expect(calls(/\.takeProbe\(/g)).toEqual([`${QUOTA}money.ts`]);
-    expect(calls(/\.probeFor\(/g)).toEqual([`${QUOTA}accounting.ts`, `${QUOTA}accounting.ts`]);
+    expect(calls(/\.probeFor\(/g)).toEqual([`${QUOTA}accounting.ts`]);
     expect(files.filter((file) => /\bprobeFor\b/.test(codeOf(file)))).toEqual([
       `${QUOTA}accounting.ts`,
       `${QUOTA}money.ts`,
@@ -110,13 +110,17 @@ describe('money decided in src/core/quota/', () => {
     // start-saybot.ts only words FREE_VOICES' `espeak` as the choice's own word.
     const choosing = files.filter((file) => CHOICE.test(codeOf(file)) && file !== 'src/app/start-saybot.ts');
     expect(choosing).toEqual(['src/core/sourcing/stand-in.ts']);
-    // Which failures of the service let one stand in is its rule too, not the money's.
-    const failures = files.filter((file) => /\bfunction failingServiceCause\b/.test(codeOf(file)));
-    expect(failures).toEqual(['src/core/sourcing/stand-in.ts']);
-    // Which refusals at acceptance let one is money's, one list beside the acceptance that refuses them, asked by one
-    // method (acceptInstead); the pipeline only hands it the free voice's version.
-    const refusals = files.filter((file) => /\bFOR_MONEY\b/.test(codeOf(file)));
+    // Which refusals a free voice may stand in for, at acceptance and as a part fails, is one question: money's, one
+    // export (standInCause) beside the acceptance that refuses them; the stand-in only asks it.
+    const refusals = files.filter((file) =>
+      /\bFOR_MONEY\b|\bfunction (?:standInCause|failingServiceCause)\b/.test(codeOf(file)),
+    );
     expect(refusals).toEqual([`${QUOTA}money.ts`]);
+    expect(codeOf(`${QUOTA}money.ts`)).not.toMatch(
+      /\bexport const FOR_MONEY\b|\bexport function failingServiceCause\b/,
+    );
+    expect(codeOf('src/core/sourcing/stand-in.ts')).toMatch(/\bstandInCause\(/);
+    expect(codeOf('src/core/sourcing/stand-in.ts')).not.toMatch(/\binstanceof\b|\breason\.code\b|paid-call\.ts/);
     expect(codeOf('src/core/order/pipeline.ts')).not.toMatch(/\bif \(instead === undefined\) throw\b|forRefusal/);
   });
 
@@ -141,8 +145,9 @@ describe('money decided in src/core/quota/', () => {
     ]);
     // The books: the hold, a kept write: accounting.ts (the store sums, the ledger writes).
     expect(declaring(/#holdCharacters\(|#ledger\.keep\(/)).toEqual([`${QUOTA}accounting.ts`]);
-    // The payment: what a call cost and who pays late: paid-call.ts.
-    expect(declaring(/\bfunction (?:chargeOf|payerOf)\b/)).toEqual([`${QUOTA}paid-call.ts`]);
+    // The payment: what a call cost: paid-call.ts; who pays a part counted free at acceptance is acceptance's.
+    expect(declaring(/\bfunction chargeOf\b/)).toEqual([`${QUOTA}paid-call.ts`]);
+    expect(declaring(/\bfunction payerOf\b/)).toEqual([`${QUOTA}money.ts`]);
     // The payment sends a call again (resend: it never left, attempts left, its backoff, one deadline): the client
     // makes one attempt per send and returns what it saw (client-returns.test.ts).
     expect(declaring(/\bfunction resend\b|(?<!function )\bretryDelayMs\(/)).toEqual([`${QUOTA}paid-call.ts`]);
@@ -158,6 +163,31 @@ describe('money decided in src/core/quota/', () => {
     // A failure past a 2xx counts as charged by the payment's word, the rule it reads the answer with; the client's
     // Call only marks what breaks it off as that reader said (test/structure/client-returns.test.ts).
     expect(codeOf(`${QUOTA}paid-call.ts`)).toMatch(/\.read\(\(error\) => error\.chargedAs\(charge\)\)/);
+  });
+
+  it('reads acceptance’s checks in order in money.ts; the books only run them (issue 96’s outside reader)', () => {
+    // The order: nothing spent while a refused write is kept, the cooldown, the budgets' hold, the month last; each a
+    // step the books take when asked (in the guild's order, by the store's deadline, a hold given back if refused).
+    const money = codeOf(`${QUOTA}money.ts`);
+    const checks = /\nasync function spendingChecks\([\s\S]*?\n\}\n/.exec(money)?.[0] ?? '';
+    const steps = ['spends-unrecorded', 'cooldownRefusal(', '.hold(', 'budgetRefusal(', 'probeFor('];
+    const at = steps.map((step) => checks.indexOf(step));
+    expect(at.every((index) => index >= 0)).toBe(true);
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+    const books = codeOf(`${QUOTA}accounting.ts`);
+    const authorize = /\n {2}async #authorize\([\s\S]*?\n {2}\}\n/.exec(books)?.[0];
+    expect(authorize).toMatch(/#rules\.checks\(/);
+    expect(authorize).not.toMatch(
+      /\bneeded > 0\b|#rules\.(?:cooldown|held|refusal|probeFor)\b|spends-unrecorded|#refuse\(/,
+    );
+    expect(books).not.toMatch(/\b(?:cooldown|held|refusal)\(limits|#rules\.(?:cooldown|held|refusal)\b/);
+    // The late payer's second acceptance is money's: the payment only awaits it.
+    const payment = codeOf(`${QUOTA}paid-call.ts`);
+    expect(payment).toMatch(/await payerOf\(/);
+    expect(payment).not.toMatch(/\.authorize\(|\.late\b|memberCooldown/);
+    // The month's record keeps the probe as told: whether acceptance keeps it or only tries it is money's (probeFor).
+    expect(codeOf(`${QUOTA}month.ts`)).not.toMatch(/\bkept\b|takeProbe\([^)]/);
+    expect(money).toMatch(/\.releaseProbe\(/);
   });
 
   it('says "settle" of the order alone: no other settle is declared in it', () => {

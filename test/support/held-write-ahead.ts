@@ -3,6 +3,11 @@
 import type { NewSpend } from '../../src/core/store/quota-store.ts';
 import type { Store } from '../../src/core/store/types.ts';
 
+/** The store's deadline (STORE_DEADLINE_MS) where a write-ahead is held: a minute, past whatever the case does before
+ * it lets go (another member's order, a /stop) on a busy host. With the 5 s default, a hold outliving it fails the
+ * write-ahead, and its part is never sent for that reason instead of the case's. */
+export const HOLD_DEADLINE = { STORE_DEADLINE_MS: '60000' };
+
 /**
  * The store, with the first paid request of `characters` written ahead held there (its request not yet sent) until
  * release(); tookBack() says whether SayBot has since taken a spend written ahead back (a request it did not send).

@@ -12,7 +12,7 @@ export type TestKind = 'wall' | 'unit' | 'own-graph';
 /** What makes a file wall-clock-bound: the bot end to end, a browser, a child process, the demo. */
 const WALL: readonly RegExp[] = [
   /^test\/(e2e|demo|deploy)\//,
-  /support\/(harness|file-harness|local-services|browser|run-child|dashboard)\.ts'/,
+  /support\/(harness|file-harness|local-services|browser|run-child|dashboard|held-relay)\.ts'/,
   /from 'node:child_process'/,
   /from 'playwright-core'/,
   /startBotProcess|startPlayground/,

@@ -110,7 +110,7 @@ export class RateLimitedError extends VoiceApiError {}
 /** 5xx, and 408 (the service gave up waiting for us): the service failed, trying later may work. */
 export class ServerError extends VoiceApiError {}
 
-export type TimeoutPhase = 'connect' | 'headers' | 'body-idle' | 'total';
+export type TimeoutPhase = 'headers' | 'body-idle' | 'total';
 
 export class TimeoutError extends VoiceApiError {
   readonly phase: TimeoutPhase;
@@ -123,7 +123,8 @@ export class TimeoutError extends VoiceApiError {
   }
 }
 
-/** The connection failed: refused, unreachable, reset before the headers or in the middle of the body. */
+/** The connection failed: refused, unreachable, not opened within the connect timeout, reset before the headers or in
+ * the middle of the body. */
 export class ConnectionError extends VoiceApiError {
   /** The system or undici error code, e.g. ECONNREFUSED or UND_ERR_SOCKET. */
   readonly code: string | undefined;
@@ -177,6 +178,8 @@ const CONNECTION_REASONS: Readonly<Record<string, string>> = {
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
   ETIMEDOUT: 'the connection timed out',
+  // Not opened in time, nothing of the request left: a connection that failed (sent again), not a slow answer.
+  UND_ERR_CONNECT_TIMEOUT: 'no connection within the connect timeout',
 };
 
 /** A transport failure's system or undici code (ECONNREFUSED, UND_ERR_SOCKET), if it has one. */
@@ -194,7 +197,7 @@ export function connectionReason(code: string | undefined): string | undefined {
 export function transportError(
   error: unknown,
   stage: 'request' | 'body',
-  timeouts: Record<'connectMs' | 'headersMs' | 'bodyIdleMs', number>,
+  timeouts: Record<'headersMs' | 'bodyIdleMs', number>,
   origin: string,
 ): VoiceApiError {
   if (error instanceof VoiceApiError) return error;
@@ -202,8 +205,6 @@ export function transportError(
   const timeout = (phase: TimeoutPhase, ms: number, what: string): TimeoutError =>
     new TimeoutError(`The Voice API timed out: ${what} within ${ms} ms`, phase, ms, { cause: error });
   switch (code) {
-    case 'UND_ERR_CONNECT_TIMEOUT':
-      return timeout('connect', timeouts.connectMs, `could not connect to ${origin}`);
     case 'UND_ERR_HEADERS_TIMEOUT':
       return timeout('headers', timeouts.headersMs, 'no response headers');
     case 'UND_ERR_BODY_TIMEOUT':

@@ -388,6 +388,8 @@ export class Call {
   readonly #totalMs: number;
   readonly #onEnd: (call: Call) => void;
   #deadline: number;
+  /** Sent again: its deadline is its first send's (CallOptions `resend`). */
+  readonly #resend: boolean;
   #pausedRemaining: number | undefined;
   #timer: NodeJS.Timeout | undefined;
   #reason: VoiceApiError | undefined;
@@ -411,6 +413,7 @@ export class Call {
     this.#callerSignal = callerSignal;
     this.#totalMs = totalMs;
     this.#deadline = deadline ?? Date.now() + totalMs;
+    this.#resend = deadline !== undefined;
     this.#onEnd = onEnd;
     if (callerSignal?.aborted) {
       this.#onCallerAbort();
@@ -445,12 +448,14 @@ export class Call {
     return this.pastOk?.(error) ?? error;
   }
 
+  // A resend's words name the deadline that fires: its first send's, not a total timeout of its own.
   #arm(ms: number): void {
     this.#timer = setTimeout(() => {
       const total = this.#totalMs;
-      this.fail(
-        new TimeoutError(`The Voice API call did not finish within its total timeout of ${total} ms`, 'total', total),
-      );
+      const words = this.#resend
+        ? `, sent again, did not finish by its first send's deadline (${new Date(this.#deadline).toISOString()}: the total timeout of ${total} ms from that send)`
+        : ` did not finish within its total timeout of ${total} ms`;
+      this.fail(new TimeoutError(`The Voice API call${words}`, 'total', total));
     }, ms);
   }
 

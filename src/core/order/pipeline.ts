@@ -158,7 +158,7 @@ export class SpeechPipeline {
       const asked = order.lines.map((line) => this.#source.needs(line.request, line.texts, order.waits));
       const admitted = (admission = this.#money.admit(order, queued));
       const needs = Promise.all(asked).then((parts) => parts.flat());
-      // Refused for money: the free voice's version of the order speaks instead, where one may (Money's FOR_MONEY).
+      // Refused for money: the free voice's version of the order speaks instead, where one may (money.ts standInCause).
       const freeLines = () => this.#source.standIns.forOrder(order);
       paid = await this.#money
         .accept(order, admitted, needs)

@@ -1,10 +1,8 @@
-// Money's books (Accounting): a request held to the rules acceptance hands them (MoneyRules, src/core/quota/money.ts:
-// the budgets', the month's probe's), in its guild's order by the store's deadline, gathering the facts the rules read
-// and holding what they allow; what each order's parts are held and paid on (Charge); each paid request's steps on the
-// books (the month's probe, written ahead, confirmed, taken back or left spent maybe charged, finished: each a method
-// src/core/quota/paid-call.ts awaits in turn, those before sending by the store's deadline); /usage's figures. The
-// ledger only records (src/core/quota/ledger.ts: the writes, their deadline, what a crash left), the store only sums
-// and holds (src/core/store/areas/spends.ts, quota-state.ts).
+// Money's books (Accounting): acceptance's checks run in a guild's order by the store's deadline, each step taken as
+// src/core/quota/money.ts asks (MoneyRules), a hold given back when a later check refuses; what an order is held and
+// paid on (Charge); each paid request's steps (the month's probe, written ahead, confirmed, taken back or left spent,
+// finished), each a method src/core/quota/paid-call.ts awaits; /usage's figures. The ledger only records
+// (src/core/quota/ledger.ts), the store only sums and holds (src/core/store/areas/spends.ts, quota-state.ts).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -52,23 +50,35 @@ export interface AccountingOptions {
   owner?: string;
 }
 
-/** Acceptance's rules, handed to the books: they gather the facts (a last spend, what the store sums), these decide. */
+/** Acceptance's rules, handed to the books: they gather the facts and take each step asked, these decide. */
 export interface MoneyRules {
   /** The limits in force in a server: the operator's, lowered by the server's own. */
   limits(operator: OperatorBudgets, server: ServerBudgets): OperatorBudgets;
-  /** The cooldown's refusal, if the member's last spend (`last`: one stored, their live requests) is too recent. */
-  cooldown(limits: OperatorBudgets, policy: { memberCooldown: boolean }, now: Date, last: Date[]): Refusal | undefined;
-  /** The budgets the store holds a request's characters against, in the order `passed` compares them; none: no hold. */
-  held(limits: OperatorBudgets, botMonthly: number): BudgetHoldLimits;
   passed: BudgetRule;
-  /** What a budget the request would pass is told. */
-  refusal(passed: NonNullable<ReturnType<BudgetRule>>, now: Date): Refusal;
-  /** The month's rule, at acceptance (the probe only tried) and as a part of `leaving` leaves: its probe, or refused. */
+  /** Acceptance's checks of a request's `needed` paid characters, in their order, each a step of `books`. */
+  checks(books: SpendingBooks, needed: number, policy: { memberCooldown: boolean }): Promise<void>;
+  /** The month's rule, as a part of `leaving` leaves: its probe, or refused. */
   probeFor(month: ServiceMonth, log: Logger, characters: number, leaving?: Charge): Promise<string | undefined>;
   /** The month's mark if it still stands (one past its reset date, or under another key or plan, cleared). */
   standingMark(month: ServiceMonth): Promise<QuotaState['exhausted']>;
   /** Whether the month refuses `needed` characters as they leave: its mark, or too few left. */
   monthRefusal(month: ServiceMonth, needed: number): Promise<Refusal | undefined>;
+}
+
+/** The steps acceptance's checks ask of the books for one request, at one instant (`now`). */
+export interface SpendingBooks {
+  readonly now: Date;
+  readonly month: ServiceMonth;
+  readonly log: Logger;
+  /** Whether every spend the store refused is written now (tried again first). */
+  written(): Promise<boolean>;
+  /** The limits in force, the bot's month, the member's last spends (stored, and this process's that may still spend:
+   * a guild's interactions all reach its one shard). */
+  facts(): Promise<{ limits: OperatorBudgets; botMonthly: number; last: Date[] }>;
+  /** Held against `limits` by `rule` in the store's one transaction (every process's holds): else what it would pass. */
+  hold(limits: BudgetHoldLimits, rule: BudgetRule): Promise<ReturnType<BudgetRule>>;
+  /** Logged as a budget's refusal, and thrown. */
+  refuse(refusal: Refusal): never;
 }
 
 /** /usage's figures (Accounting.report). */
@@ -119,8 +129,16 @@ export class Accounting {
     return this.#ledger.recover(this.#owner);
   }
 
-  /** Stops renewing holds (shutdown): what is still held then expires as after a crash. */
-  close(): void {
+  /** Stops renewing holds (shutdown: what is still held expires as after a crash) and, the store still open, writes
+   * once more what it refused (by the store deadline): a refused taking back left to the next start would be booked
+   * spent, as after a crash. */
+  async close(): Promise<void> {
+    this.#stopRenewing();
+    this.#ledger.close();
+    await byDeadline(this.#ledger.flush(), this.#deadlineMs, () => false);
+  }
+
+  #stopRenewing(): void {
     clearInterval(this.#renewal);
     this.#renewal = undefined;
   }
@@ -137,10 +155,7 @@ export class Accounting {
 
   #renewHolds(): void {
     const tokens = [...this.#charges].map((c) => c.hold).filter((t): t is string => t !== undefined);
-    if (tokens.length === 0) {
-      this.close();
-      return;
-    }
+    if (tokens.length === 0) return this.#stopRenewing();
     const expiresAt = new Date(this.#now().getTime() + BUDGET_HOLD_TTL_MS);
     this.#store.budgets
       .renew(tokens, expiresAt)
@@ -171,10 +186,10 @@ export class Accounting {
   }
 
   /**
-   * Refuses (Refusal) a request the month or a budget cannot take, before any call; else holds its characters until
-   * its parts are recorded. Free parts (cached, in flight) cost nothing: a request of only those is never refused.
-   * Past the store deadline it is refused as "storage unavailable"; the check holds up the guild's next until the store
-   * answers, and lets go of what it held then, so a late answer never leaves a hold behind.
+   * Runs acceptance's checks (the rules' `checks`) on a request's paid parts, before any call: refused, it throws the
+   * refusal; else what they held stays held until its parts are recorded. Past the store deadline it is refused as
+   * "storage unavailable"; the check holds up the guild's next until the store answers, and lets go of what it held
+   * then, so a late answer never leaves a hold behind.
    */
   authorize(
     context: SpendContext,
@@ -204,33 +219,14 @@ export class Accounting {
     const paid = parts.filter((p) => !p.free);
     const needed = paid.reduce((sum, p) => sum + p.characters, 0);
     let hold: string | undefined;
-    if (needed > 0) {
-      const now = this.#now();
-      // Spends the store could not take would make every budget under-count: nothing more is spent until they are in.
-      // A taking back it refused would make one over-count: tried again first.
-      if (this.#ledger.unwritten + this.#ledger.unfinished > 0 && !(await this.#ledger.flush()))
-        throw new Refusal({ code: 'spends-unrecorded' }, { level: 'warn' });
-      const { guildId, userId } = context;
-      const [limits, lastSpend] = await Promise.all([
-        this.budgetsFor(guildId),
-        this.#store.spends.lastSpendAt(guildId, userId, now),
-      ]);
-      const mine = (c: Charge) => c.context.guildId === guildId && c.context.userId === userId;
-      // Their requests that may still spend, in this process only: a guild's interactions all reach its one shard.
-      const pending = [...this.#charges].filter((c) => mine(c) && c.reserved > 0).map((c) => c.createdAt);
-      const cooldown = this.#rules.cooldown(limits, policy, now, lastSpend ? [lastSpend, ...pending] : pending);
-      if (cooldown) this.#refuse(context, cooldown, needed);
-      // The characters are checked and held by the store in one transaction, counting every process's holds.
-      hold = await this.#holdCharacters(context, limits, needed, now);
-      // Last, the month's rule; refused by it, or at the deadline meanwhile: nothing it held may outlive it.
-      const refused = await this.#rules.probeFor(this.month, this.#log, needed).then(
-        () => (late() ? storageUnavailable() : undefined),
-        (error: unknown) => error,
-      );
-      if (refused !== undefined) {
-        if (hold !== undefined) await this.#releaseNow(hold);
-        throw refused;
-      }
+    const steps = this.#steps(context, needed, (token) => (hold = token));
+    try {
+      await this.#rules.checks(steps, needed, policy);
+      if (late()) throw storageUnavailable();
+    } catch (refused) {
+      // Refused, or at the deadline meanwhile: nothing it held may outlive it.
+      if (hold !== undefined) await this.#releaseNow(hold);
+      throw refused;
     }
     const charge = new Charge(this, context, paid, this.#now(), hold);
     this.#charges.add(charge);
@@ -241,39 +237,43 @@ export class Accounting {
     return charge;
   }
 
+  #steps(context: SpendContext, needed: number, held: (token: string) => void): SpendingBooks {
+    const { guildId, userId } = context;
+    const now = this.#now();
+    const mine = (c: Charge) => c.context.guildId === guildId && c.context.userId === userId;
+    return {
+      now,
+      month: this.month,
+      log: this.#log,
+      // A taking back the store refused would make one over-count: tried again too.
+      written: async () => this.#ledger.unwritten + this.#ledger.unfinished === 0 || (await this.#ledger.flush()),
+      facts: async () => {
+        const [limits, lastSpend] = await Promise.all([
+          this.budgetsFor(guildId),
+          this.#store.spends.lastSpendAt(guildId, userId, now),
+        ]);
+        const pending = [...this.#charges].filter((c) => mine(c) && c.reserved > 0).map((c) => c.createdAt);
+        return { limits, botMonthly: this.#botMonthly, last: lastSpend ? [lastSpend, ...pending] : pending };
+      },
+      hold: async (limits, refuses) => {
+        const at = { at: now, ttlMs: BUDGET_HOLD_TTL_MS, owner: this.#owner };
+        const result = await this.#store.budgets.hold({ guildId, userId, characters: needed, limits, refuses, ...at });
+        if (result.status === 'refused') return result;
+        held(result.token);
+      },
+      refuse: (refusal) => {
+        this.#log.info({ ...context, code: refusal.reason.code, needed }, 'request refused by a budget');
+        throw refusal;
+      },
+    };
+  }
+
   async #releaseNow(token: string): Promise<void> {
     await this.#store.budgets
       .release(token)
       .catch((error: unknown) =>
         this.#log.error({ err: error }, 'could not release a budget hold; it expires by itself'),
       );
-  }
-
-  /**
-   * Holds `needed` characters against the character budgets in the store, or throws the refusal; none: no write. The
-   * limits the rules hold it to go to their comparison with what the store sums of every process's spends and holds
-   * for each, in the hold's one locked transaction.
-   */
-  async #holdCharacters(context: SpendContext, limits: OperatorBudgets, needed: number, now: Date) {
-    const checked = this.#rules.held(limits, this.#botMonthly);
-    if (Object.keys(checked).length === 0) return undefined;
-    const held = await this.#store.budgets.hold({
-      guildId: context.guildId,
-      userId: context.userId,
-      characters: needed,
-      limits: checked,
-      refuses: this.#rules.passed,
-      ttlMs: BUDGET_HOLD_TTL_MS,
-      at: now,
-      owner: this.#owner,
-    });
-    if (held.status === 'held') return held.token;
-    this.#refuse(context, this.#rules.refusal(held, now), needed);
-  }
-
-  #refuse(context: SpendContext, refusal: Refusal, needed: number): never {
-    this.#log.info({ ...context, code: refusal.reason.code, needed }, 'request refused by a budget');
-    throw refusal;
   }
 
   /** Queued with the checks, so a check after a request ended never counts its hold; a stuck one expires. */

@@ -71,12 +71,14 @@ export interface LedgerEntry {
 
 /** Answers and finishes the store refused, kept to retry; past this the oldest is given up (its row stays spent). */
 export const MAX_KEPT = 10_000;
+/** The first wait before those are tried again on their own, doubled while the store refuses them, up to the last. */
+export const FINISH_AGAIN_MS = [1_000, 60_000] as const;
 
 /**
  * Writes spends to the store as the books say (Accounting). A spend it is told to keep (keep) stays in memory, in
  * order, until a flush writes it. A refused answer or finish changes no count; a refused taking back leaves the spend
- * counted (never fewer). Each is retried with the next write or flush, and a restart finishes what is still open
- * (finishLeftBy).
+ * counted (never fewer). Each is retried with the next write or flush, or on its own after a wait (FINISH_AGAIN_MS),
+ * and a restart finishes what is still open (finishLeftBy).
  */
 export class SpendLedger {
   readonly #store: Store;
@@ -85,6 +87,8 @@ export class SpendLedger {
   readonly #unfinished: LedgerEntry[] = [];
   readonly #metrics: Pick<Metrics, 'characters'> | undefined;
   #flushing: Promise<boolean> | undefined;
+  /** Tries the unfinished again with no write to come with (a taking back counts on every budget till then). */
+  #again: { timer?: NodeJS.Timeout; waitMs: number; closed?: true } = { waitMs: FINISH_AGAIN_MS[0] };
   /** Spends being written, so that drained() lets them reach the store before it closes. */
   readonly #writing = new Set<Promise<unknown>>();
 
@@ -117,6 +121,12 @@ export class SpendLedger {
   /** Waits for the spends being written (shutdown). */
   async drained(): Promise<void> {
     await Promise.allSettled([...this.#writing]);
+  }
+
+  /** Stops trying the unfinished again on its own (shutdown): a restart finishes what is left (recover). */
+  close(): void {
+    clearTimeout(this.#again.timer);
+    this.#again = { waitMs: FINISH_AGAIN_MS[0], closed: true };
   }
 
   /** Spends the store refused, kept to write again (keep). */
@@ -201,7 +211,19 @@ export class SpendLedger {
       this.#log.warn({ err: error, spend: id }, 'could not finish a spend; it stays spent, and is tried again');
       if (!this.#unfinished.includes(entry)) this.#unfinished.push(entry);
       if (this.#unfinished.length > MAX_KEPT) this.#unfinished.shift();
+      this.#finishLater();
     }
+  }
+
+  // One timer, unref'd: its wait doubles at each try the store refuses, and starts over once it takes them all.
+  #finishLater(): void {
+    const again = this.#again;
+    if (again.timer !== undefined || again.closed) return;
+    again.timer = setTimeout(() => {
+      again.timer = undefined;
+      void this.track(this.#finishAgain());
+    }, again.waitMs).unref();
+    again.waitMs = Math.min(again.waitMs * 2, FINISH_AGAIN_MS[1]);
   }
 
   async #flushAll(): Promise<boolean> {
@@ -227,6 +249,7 @@ export class SpendLedger {
 
   async #finishAgain(): Promise<void> {
     for (const entry of this.#unfinished.splice(0)) await this.#catchUp(entry);
+    if (this.#unfinished.length === 0) this.#again.waitMs = FINISH_AGAIN_MS[0];
   }
 }
 

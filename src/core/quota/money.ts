@@ -1,9 +1,8 @@
-// Acceptance and settlement (Money): may this order spend, and on what terms. Asked by the pipeline in turn: its place
-// in the queue bounds (src/core/quota/capacity.ts, refused first as it costs nothing to refuse); the quote ceiling and
-// cache-only; the free-request rate where only free work is admitted; the rules the books hold it to (MONEY_RULES: the
-// budgets, whether the month refuses, its probe; Accounting.authorize, src/core/quota/accounting.ts); a free voice's
-// lines in place of an order refused for money (FOR_MONEY; which voice: src/core/sourcing/stand-in.ts). Once
-// delivered, settled: what it paid said with its outcome (PaidPartWayError, LostAfterPayingError, SharedCallError).
+// Acceptance and settlement (Money): may this order spend, and on what terms, in turn: the queue bounds (capacity.ts,
+// free to refuse); the quote ceiling and cache-only; the free-request rate; what it spends (spendingChecks, each a step
+// of the books, accounting.ts); who pays a part counted free then (payerOf); where a free voice stands in
+// (standInCause; which voice: src/core/sourcing/stand-in.ts). Once delivered, settled: what it paid said with its
+// outcome (PaidPartWayError, LostAfterPayingError, SharedCallError).
 import { engineOf, isFreeVoice } from '../voice-catalogue/voices.ts';
 import {
   AbortedError,
@@ -12,13 +11,15 @@ import {
   OversizedResponseError,
   PermissionDeniedError,
   QuotaExceededError,
+  RateLimitedError,
   ServerError,
   TimeoutError,
   UndeliveredError,
   VoiceApiError,
 } from '../api/errors.ts';
-import { Refusal, type RefusalReason } from '../refusal.ts';
+import { Refusal } from '../refusal.ts';
 import type { SpeechRequest, StandIn } from '../settings/speech-request.ts';
+import type { SpendEndpoint } from '../store/quota-store.ts';
 import type { FreeSpeaker, FreeVoiceCause } from '../store/free-voice-lines-store.ts';
 import { BUDGET_NAMES, type BudgetName, type OperatorBudgets, type QueueBounds } from '../config.ts';
 import type { ServerBudgets } from '../config.ts';
@@ -29,9 +30,8 @@ import { RenderStoppedError, SpeechInputError } from '../order-errors.ts';
 import { AudioStalledError } from '../voice/audio-stalled.ts';
 import { countCharacters, estimatePlanSeconds } from '../characters.ts';
 import type { QuoteAllowance, SpendContext } from './ledger.ts';
-import type { Accounting, Charge, MoneyRules, PartNeed } from './accounting.ts';
+import type { Accounting, Charge, MoneyRules, PartNeed, SpendingBooks } from './accounting.ts';
 import type { ServiceMonth } from './month.ts';
-import { tooFewLeft } from './paid-call.ts';
 import type { Logger } from '../log.ts';
 
 /** One line of an order: its request and its text split into parts. */
@@ -130,12 +130,13 @@ export class Money {
     // A cache-only replay may cost nothing, a confirmed scene no more than its quote: refused before anything is held.
     const late = quoteAllowance(order, paid);
     if (parts.every((need) => need.free)) this.#admitFree(order);
+    // Then what it spends, by acceptance's checks in their order (spendingChecks), each a step the books take.
     const charge = await this.#accounting.authorize(contextOf(order), parts, order.requester.policy);
     return { lines: order.lines, admission, charge, ...(late === undefined ? {} : { late }) };
   }
 
   /**
-   * `order` refused at acceptance (`refusal`): where a free voice may answer for it (FOR_MONEY), the free voice's
+   * `order` refused at acceptance (`refusal`): where a free voice may answer for it (standInCause), the free voice's
    * version of its lines (`freeLines`, undefined where none may speak) spoken instead, at no charge, queued at its own
    * seconds (eSpeak NG's may be ten times the paid estimate): a full queue refuses it as it refuses the free voice asked
    * directly. Refused by the free-request rate, or none may speak: the refusal stands, told of the money, the cause.
@@ -146,7 +147,8 @@ export class Money {
     refusal: unknown,
     freeLines: () => Line[] | undefined,
   ): Promise<MoneyTerms<Line>> {
-    if (!(refusal instanceof Refusal && FOR_MONEY.has(refusal.reason.code))) throw refusal;
+    const fallback = standInCause(refusal);
+    if (!(fallback instanceof Refusal)) throw refusal;
     const lines = freeLines();
     if (lines === undefined) throw refusal;
     admission.leave();
@@ -158,7 +160,7 @@ export class Money {
       own.leave();
       throw refusal;
     }
-    return { lines, fallback: refusal, admission: own, charge: this.#accounting.unchecked(contextOf(order)) };
+    return { lines, fallback, admission: own, charge: this.#accounting.unchecked(contextOf(order)) };
   }
 
   /** A /clone's characters, checked and held like any request's (a clone is never cached). */
@@ -228,15 +230,27 @@ export class Money {
   }
 }
 
-/** The refusals for money a free voice may answer for at acceptance: the month, the bot-wide reserve, a budget (not the
- * member's cooldown, nor the free-request rate). */
-const FOR_MONEY: ReadonlySet<RefusalReason['code']> = new Set([
-  'budget-member-day',
-  'budget-guild-month',
-  'budget-bot-month',
-  'quota-used-up',
-  'quota-too-few-left',
-]);
+// At acceptance: the month, the bot-wide reserve, a budget (not the member's cooldown, nor the free-request rate).
+const FOR_MONEY: ReadonlySet<string> = new Set(
+  'budget-member-day budget-guild-month budget-bot-month quota-used-up quota-too-few-left'.split(' '),
+);
+
+const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceededError, RateLimitedError];
+
+/** Why a free voice may stand in (FREE_VOICE's fallback) for `error`: at acceptance (no `text`), a refusal for money; as
+ * a part of `text` fails, the month used up (the service's own 429 not charged, which the payment told by its figure,
+ * monthAnswer; the books' mark met before it was sent), too few left (a 429's figure or the books' last), or the
+ * service failing before anything was charged. Never what may have been charged: the member is told so in its words. */
+export function standInCause(error: unknown, text?: string): StandIn['cause'] | undefined {
+  if (text === undefined) return error instanceof Refusal && FOR_MONEY.has(error.reason.code) ? error : undefined;
+  if (error instanceof Refusal) {
+    const { reason } = error;
+    if (reason.code === 'quota-too-few-left') return reason.left > 0 ? error : 'month-used-up';
+    return reason.code === 'quota-used-up' && reason.beforeSending === true ? 'month-used-up' : undefined;
+  }
+  if (!SERVICE_FAILED.some((type) => error instanceof type && error.charge === 'not-charged')) return undefined;
+  return error instanceof QuotaExceededError ? 'month-used-up' : 'service-failed';
+}
 
 /** The limits that apply in a server: the lower of the operator's and the server's, where either is set. */
 export function effectiveBudgets(operator: OperatorBudgets, server: ServerBudgets): OperatorBudgets {
@@ -296,13 +310,14 @@ async function probeFor(month: ServiceMonth, log: Logger, characters: number, le
     const { saidAt: _, ...said } = reason;
     throw new Refusal(said, { level: 'warn' });
   }
-  const probe = await month.takeProbe(since !== undefined);
+  const probe = await month.takeProbe();
   if (probe === undefined) {
     if (since) log.info({ code: reason.code, needed: characters }, 'not sent: another request is finding out');
     // Worded as another request finding out (the used-up month's; the figure's says itself).
     throw reason.code === 'quota-used-up' ? new Refusal({ ...reason, asking: true }) : refusal;
   }
-  if (since === undefined) return undefined;
+  // At acceptance the probe is only tried: an accepted order holds none until a part of it leaves.
+  if (since === undefined) return void (await month.releaseProbe(probe));
   if (reason.code === 'quota-too-few-left')
     log.info(
       { code: 'quota-too-few-left', left: reason.left, needed: characters },
@@ -357,22 +372,62 @@ function tooFewRefusal(service: QuotaState['service'], needed: number, now: Date
   return tooFewLeft({ left, saidAt: service.updatedAt, resetAt: service.resetAt }, needed, now);
 }
 
+/** Acceptance's checks of a request's `needed` paid characters, in their order, the first refusal stopping it (each a
+ * step of the books, in the guild's order by the store's deadline, a hold given back if a later check refuses). */
+async function spendingChecks(books: SpendingBooks, needed: number, policy: { memberCooldown: boolean }) {
+  // What costs nothing is never refused; a spend the store refused and still unwritten would under-count every budget.
+  if (needed === 0) return;
+  if (!(await books.written())) throw new Refusal({ code: 'spends-unrecorded' }, { level: 'warn' });
+  const { limits, botMonthly, last } = await books.facts();
+  const cooldown = cooldownRefusal(limits, policy, books.now, last);
+  if (cooldown) books.refuse(cooldown);
+  // In the order budgetPassed compares them; the bot's month counts every guild's holds however long any queue is.
+  const { memberDailyChars, guildMonthlyChars } = limits;
+  const all = { memberDailyChars, guildMonthlyChars, botMonthlyChars: botMonthly };
+  const held = Object.fromEntries(Object.entries(all).filter(([, limit]) => limit > 0));
+  const passed = Object.keys(held).length === 0 ? undefined : await books.hold(held, budgetPassed);
+  if (passed) books.refuse(budgetRefusal(passed, books.now));
+  await probeFor(books.month, books.log, needed);
+}
+
 /** What may spend, as the books hold each request to it (Accounting's `rules`), the store holding on these limits. */
 export const MONEY_RULES: MoneyRules = {
   limits: effectiveBudgets,
-  cooldown: cooldownRefusal,
-  held: (limits, botMonthly) => ({
-    ...(limits.memberDailyChars > 0 ? { memberDailyChars: limits.memberDailyChars } : {}),
-    ...(limits.guildMonthlyChars > 0 ? { guildMonthlyChars: limits.guildMonthlyChars } : {}),
-    // Every guild's holds and spends count here, so the bot's month holds however long any queue is.
-    ...(botMonthly > 0 ? { botMonthlyChars: botMonthly } : {}),
-  }),
   passed: budgetPassed,
-  refusal: budgetRefusal,
+  checks: spendingChecks,
   probeFor,
   standingMark,
   monthRefusal: (month, needed) => monthRefusal(month, needed, true),
 };
+
+/** Who pays for `part` as its request leaves (paidCall awaits it): its order's charge where it reserved it at acceptance;
+ * one counted free then, a charge of its own passing the budgets and the month now (no cooldown, within `late`). */
+export async function payerOf(
+  books: Accounting,
+  order: { readonly charge: Charge; readonly late?: QuoteAllowance | undefined } | undefined,
+  endpoint: SpendEndpoint,
+  part: Pick<PartNeed, 'key' | 'text'>,
+): Promise<Charge | undefined> {
+  if (order === undefined || order.charge.reserves(part.key)) return order?.charge;
+  const characters = countCharacters(part.text);
+  order.late?.take(characters);
+  const need = { ...part, endpoint, characters, free: false };
+  return (await books.authorize(order.charge.context, [need], { memberCooldown: false })).paysFor(order.charge);
+}
+
+/** The refusal of `needed` characters the service's figure (`tooFew`) leaves too few for: acceptance's (tooFewRefusal)
+ * and a 429's (paid-call.ts monthAnswer). */
+export function tooFewLeft(
+  tooFew: { left: number; resetAt?: Date | undefined; saidAt?: Date | undefined },
+  needed: number,
+  at: Date,
+  cause?: unknown,
+): Refusal {
+  const { left, saidAt, resetAt = nextMonthStart(at) } = tooFew;
+  const said = saidAt === undefined ? {} : { saidAt };
+  const reason = { code: 'quota-too-few-left', left, needed, resetAt, ...said } as const;
+  return new Refusal(reason, { level: 'warn', ...(cause === undefined ? {} : { cause }) });
+}
 
 /** What settling reads of a delivered order. */
 interface DeliveredOrder {

@@ -58,21 +58,16 @@ export class ServiceMonth {
     return this.#store.quota.get();
   }
 
-  /** The one probe, shared by every process; undefined while another request holds it. Held by its process's owner;
-   * not `kept`, only tried (at acceptance): given back at once. */
-  async takeProbe(kept = true): Promise<string | undefined> {
-    const at = this.now();
-    const hold = {
-      characters: 1,
-      limits: { guildMonthlyChars: 1 },
-      refuses: this.#refuses,
-      ttlMs: PROBE_MS,
-      owner: this.#owner,
-    };
-    const probe = await this.#store.budgets.hold({ ...MONTH_PROBE, ...hold, at });
-    if (probe.status !== 'held') return undefined;
-    if (!kept) await this.#store.budgets.release(probe.token);
-    return probe.token;
+  /** The one probe, shared by every process; undefined while another request holds it. Held by its process's owner. */
+  async takeProbe(): Promise<string | undefined> {
+    const hold = { characters: 1, limits: { guildMonthlyChars: 1 }, refuses: this.#refuses, owner: this.#owner };
+    const probe = await this.#store.budgets.hold({ ...MONTH_PROBE, ...hold, ttlMs: PROBE_MS, at: this.now() });
+    return probe.status === 'held' ? probe.token : undefined;
+  }
+
+  /** The probe given back at once, as told (one only tried). */
+  releaseProbe(probe: string): Promise<void> {
+    return this.#store.budgets.release(probe);
   }
 
   /** Marked used up until `resetAt`, under this account, with the limit said; never throws. */

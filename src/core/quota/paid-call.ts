@@ -1,5 +1,5 @@
-// One paid request, its steps awaited in turn in one function (paidCall): who pays (the order's charge, whose parts
-// were reserved at acceptance, or a part counted free then paying on a charge of its own: Charge, payer), still
+// One paid request, its steps awaited in turn in one function (paidCall): who pays (acceptance's answer, money.ts
+// payerOf: the order's charge, or a part counted free then paying on a charge of its own), still
 // wanted (its flight's Waiters), the month's rule, written ahead, sent (again only as `resend` says), what it cost
 // (chargeOf, decided here alone): confirmed, taken back, or left spent; what a failure says of the month (heard);
 // read and handed over; then, as its audio streams, delivered and finished. It writes on the books (src/core/quota/accounting.ts); the client makes one attempt
@@ -21,9 +21,10 @@ import { accountRefusalProven, retryDelayMs, type RetryPolicy } from '../api/res
 import { monthOf, nextMonthStart } from '../calendar.ts';
 import { Refusal } from '../refusal.ts';
 import { countCharacters } from '../characters.ts';
-import type { SpendEndpoint, SpendOutcome } from '../store/quota-store.ts';
+import type { SpendOutcome } from '../store/quota-store.ts';
 import type { LedgerEntry, QuoteAllowance } from './ledger.ts';
 import type { Accounting, Charge, PartNeed } from './accounting.ts';
+import { payerOf, tooFewLeft } from './money.ts';
 import type { ServiceMonth } from './month.ts';
 
 export type { Charge, PartNeed } from './accounting.ts';
@@ -36,17 +37,6 @@ export interface PayingOrder {
   readonly charge: Charge;
   /** What parts counted free at acceptance may still cost (a scene's quote's rest); absent: the budgets, unbounded. */
   readonly late?: QuoteAllowance | undefined;
-}
-
-// Who pays for `part`: its order's charge where it reserved the part at acceptance; for a part counted free then, a
-// charge of its own passing the budgets and the month now (no cooldown, within its quote). No order: nobody.
-async function payerOf(books: Accounting, order: PayingOrder | undefined, endpoint: SpendEndpoint, part: PaidPart) {
-  if (order === undefined || order.charge.reserves(part.key)) return order?.charge;
-  const { charge } = order;
-  const characters = countCharacters(part.text);
-  order.late?.take(characters);
-  const need = { ...part, endpoint, characters, free: false };
-  return (await books.authorize(charge.context, [need], { memberCooldown: false })).paysFor(charge);
 }
 
 /** Who waits for a paid call: its flight's Waiters (src/core/sourcing/flights.ts), asked by its steps. */
@@ -75,8 +65,9 @@ export function chargeOf(sent: Sent<unknown>): ChargeAnswer {
 }
 
 /** The resend rule: a call is sent again only when it provably never left (a ConnectionError that never `reached` the
- * service: refused, unreachable; not the client's closing), `maxRetries` times at most, each after its backoff, within
- * its first send's total timeout (`deadline`: a wait past it only delays the same outcome). Sent twice, paid twice. */
+ * service: refused, unreachable, not connected in time; not the client's closing), `maxRetries` times at most, each
+ * after its backoff, within its first send's total timeout (`deadline`: a wait past it only delays the same outcome).
+ * Sent twice, paid twice. */
 export function resend(sent: Sent<unknown> | undefined, retry: number, policy: RetryPolicy) {
   if (sent?.kind !== 'not-ok' || sent.reached || sent.deadline === undefined || retry > policy.maxRetries) return;
   if (!(sent.error instanceof ConnectionError) || sent.error.code === 'CLIENT_CLOSED') return;
@@ -130,19 +121,6 @@ function serviceFiguresOf(error: unknown): UsageInfo | undefined {
   if (!error.fromService && error.charge !== 'not-charged') return undefined;
   const { retryAfterSeconds: _, ...usage } = error.rateLimit;
   return Object.keys(usage).length === 0 ? undefined : usage;
-}
-
-/** The refusal of `needed` characters the service's figure (`tooFew`) leaves too few for (a 429's, monthAnswer; acceptance's too, money.ts). */
-export function tooFewLeft(
-  tooFew: { left: number; resetAt?: Date | undefined; saidAt?: Date | undefined },
-  needed: number,
-  at: Date,
-  cause?: unknown,
-): Refusal {
-  const { left, saidAt, resetAt = nextMonthStart(at) } = tooFew;
-  const said = saidAt === undefined ? {} : { saidAt };
-  const reason = { code: 'quota-too-few-left', left, needed, resetAt, ...said } as const;
-  return new Refusal(reason, { level: 'warn', ...(cause === undefined ? {} : { cause }) });
 }
 
 /**

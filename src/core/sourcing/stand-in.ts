@@ -1,16 +1,13 @@
 // The stand-in's choice, made here alone: whether a free voice may speak in place of the paid one (FREE_VOICE's
-// fallback: a plain order, not a scene, refused for money; a part the service failed uncharged, or the month, which
-// failures let one: failingServiceCause) or for an engine's failed voice, which (FREE_VOICES' voice for the
-// language where its engine offers it and answers, else eSpeak NG's closest: espeakVoiceFor), with what request (the same text and
-// SayBot's effects, as WAV), and whether each part fits one of its lines. Money asks it for an order refused for money
-// (which refusals let one: money.ts' FOR_MONEY); the part source asks it as a part fails (failingServiceCause).
+// fallback: a plain order, not a scene, refused for money, or a part that failed, where money.ts' standInCause lets
+// one) or for an engine's failed voice; which (FREE_VOICES' voice for the language where its engine offers it and
+// answers, else eSpeak NG's closest: espeakVoiceFor), with what request (the same text and SayBot's effects, as WAV),
+// and whether each part fits one of its lines. Asked by money for an order refused, by the part source as a part fails.
 import { engineOf, espeakVoice, isFreeVoice, PRESET_VOICE_ID } from '../voice-catalogue/voices.ts';
 import type { ServiceRequest, SpeechRequest, StandIn } from '../settings/speech-request.ts';
 import type { FreeVoiceRules } from '../free-voice/free-voice-engine.ts';
-import { countCharacters, freeLine } from '../characters.ts';
-import { monthAnswer } from '../quota/paid-call.ts';
-import { Refusal } from '../refusal.ts';
-import { ConnectionError, QuotaExceededError, RateLimitedError, ServerError, TimeoutError } from '../api/errors.ts';
+import { freeLine } from '../characters.ts';
+import { standInCause } from '../quota/money.ts';
 import type { EnginePort } from './engine-port.ts';
 import type { OrderAccount } from './order-account.ts';
 
@@ -49,9 +46,9 @@ export class StandIns {
   }
 
   /** The free voice's version of a part the service failed, and why, where FREE_VOICE lets one stand in for that
-   * failure (failingServiceCause) and a free voice can say the part within one of its lines. */
+   * failure (money.ts' standInCause) and a free voice can say the part within one of its lines. */
   forFailure(order: OrderAccount, error: unknown, request: SpeechRequest, text: string): Instead | undefined {
-    const cause = this.#rules.standsIn && order.followUp !== true ? failingServiceCause(error, text) : undefined;
+    const cause = this.#rules.standsIn && order.followUp !== true ? standInCause(error, text) : undefined;
     const free = cause === undefined ? undefined : this.request(request, [text]);
     return free === undefined || cause === undefined ? undefined : { request: free, cause };
   }
@@ -87,25 +84,6 @@ export class StandIns {
   #usable(id: string): boolean {
     return engineOf(id) ? this.#engines?.voice(id) !== undefined && !this.#engines.down(id) : this.#rules.espeak;
   }
-}
-
-const SERVICE_FAILED = [ServerError, TimeoutError, ConnectionError, QuotaExceededError, RateLimitedError];
-
-/** Why the free voice may stand in for a part the service failed: the month used up (the service's own 429, not
- * charged, the books' mark of it met before the part was sent), too few characters left for the part (the service's
- * figure, said with it: a 429 or the books' last figure leaving some), or the service failing to answer before
- * anything was charged. Undefined for a failure that may have been charged: the member is told so in its own words. */
-function failingServiceCause(error: unknown, text: string): StandIn['cause'] | undefined {
-  if (error instanceof Refusal) {
-    const { reason } = error;
-    if (reason.code === 'quota-too-few-left') return reason.left > 0 ? error : 'month-used-up';
-    return reason.code === 'quota-used-up' && reason.beforeSending === true ? 'month-used-up' : undefined;
-  }
-  const failed = SERVICE_FAILED.some((type) => error instanceof type) ? (error as ServerError) : undefined;
-  if (failed?.charge !== 'not-charged') return undefined;
-  if (!(error instanceof QuotaExceededError)) return 'service-failed';
-  const told = monthAnswer(error, countCharacters(text), new Date());
-  return told instanceof Refusal ? told : told === error ? 'month-used-up' : 'service-failed';
 }
 
 /** A request's languages, lower case without their region (`ko-KR` is `ko`): its `language` first, then its preset voice's. */

@@ -129,7 +129,11 @@ export function describeFailure(error: unknown, audience: FailureAudience = MEMB
       });
     return said('api-server-error', 'warn', 'error.api.server', { status });
   }
-  if (error instanceof TimeoutError) return said(`api-timeout-${error.phase}`, 'warn', 'error.api.timeout');
+  // Not charged, a timeout never reached the service (a resend still connecting at its first send's deadline): not slow.
+  if (error instanceof TimeoutError) {
+    const key = error.charge === 'not-charged' ? 'error.api.connection' : 'error.api.timeout';
+    return said(`api-timeout-${error.phase}`, 'warn', key);
+  }
   // A clone the service accepted (and charged) without naming the voice it made, whatever its body was.
   if (error instanceof UndeliveredError && error.missing === 'voice-id')
     return said('api-clone-without-voice-id', 'warn', 'error.api.cloneWithoutVoiceId');

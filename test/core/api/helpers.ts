@@ -36,18 +36,20 @@ export async function judged<T>(call: Promise<Sent<T>>): Promise<T> {
 /**
  * A paid request through the paid call (src/core/quota/paid-call.ts `paidCall`: sent, sent again only by its resend
  * rule, what it cost), for no order, on books over an in-memory store: its answer, or its error marked with what it
- * cost. Into `told`, what each send came to as its books hear it: `ok` at the 2xx, and the last one's `not ok: <charge>`.
+ * cost. Into `told`, what each send came to as its books hear it: `ok` at the 2xx, and the last one's `not ok: <charge>`;
+ * into `seen`, what each send returned.
  */
 export async function paying<R extends PaidRequest>(
   client: VoiceApiClient,
   request: R,
-  options: CallOptions & { told?: string[] } = {},
+  options: CallOptions & { told?: string[]; seen?: Array<Sent<unknown>> } = {},
 ): Promise<PaidAnswer<R>> {
   const store = openSqliteStore(':memory:');
   const books = booksOn(store, { budgets: { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 } });
   let last: Sent<unknown> | undefined;
   const send = async <Q extends PaidRequest>(request: Q, callOptions?: CallOptions) => {
     const sent = await client.send(request, callOptions);
+    options.seen?.push(sent);
     if ((last = sent).kind === 'ok') options.told?.push('ok');
     return sent;
   };

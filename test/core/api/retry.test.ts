@@ -14,7 +14,7 @@ import {
   ServerError,
   type VoiceApiError,
 } from '../../../src/core/api/errors.ts';
-import { VoiceApiClient } from '../../../src/core/api/client.ts';
+import { VoiceApiClient, type Sent } from '../../../src/core/api/client.ts';
 import { retryDelayMs, type NotOk } from '../../../src/core/api/response.ts';
 import { resend } from '../../../src/core/quota/paid-call.ts';
 import { createLogger } from '../../../src/core/log.ts';
@@ -32,8 +32,8 @@ import {
   useSandbox,
 } from './helpers.ts';
 
-const speak = (c: VoiceApiClient = api.client) =>
-  paying(c, { endpoint: 'tts', body: { text: 'Try, try again.', voice_id: 'voice-b-en-f-01' } });
+const speak = (c: VoiceApiClient = api.client, seen?: Array<Sent<unknown>>) =>
+  paying(c, { endpoint: 'tts', body: { text: 'Try, try again.', voice_id: 'voice-b-en-f-01' } }, { seen });
 
 const api = useSandbox();
 
@@ -158,6 +158,28 @@ describe('the resend rule (paid-call.ts `resend`): never left, attempts left, wi
     // Waits of 200 ms each, all within 1 s of the first send: four resends at most, never a hundred.
     expect(failed().length).toBeGreaterThanOrEqual(2);
     expect(failed().length).toBeLessThanOrEqual(5);
+  });
+});
+
+describe("a resend past its first send's deadline", () => {
+  // edges1: its words named the client's total timeout as if the resend had had one of its own.
+  it('is told by that deadline, the one that fired, not by a total timeout of its own', async () => {
+    const address = await refusedUntilRetry(api.sandbox);
+    const client = clientFor(api.sandbox, { baseUrl: address.url, timeouts: { totalMs: 1_500 } });
+    api.sandbox.injectFault({ kind: 'slow-headers', headersDelayMs: 60_000 });
+    const seen: Array<Sent<unknown>> = [];
+    try {
+      const error = await rejectionOf(speak(client, seen));
+      expect(seen.map((s) => s.kind)).toEqual(['not-ok', 'not-ok']);
+      const deadline = new Date((seen[0] as NotOk).deadline ?? Number.NaN).toISOString();
+      expect(error).toMatchObject({ phase: 'total', charge: 'maybe-charged' });
+      expect((error as Error).message).toContain(
+        `sent again, did not finish by its first send's deadline (${deadline}`,
+      );
+    } finally {
+      await client.close();
+      await address.close();
+    }
   });
 });
 

@@ -2,7 +2,7 @@
 // of (CallOptions `letGo`) before and after its answer began, through the paid call (paidCall, which sends again); and
 // that a finished call leaves no listener on the caller's signal and no timer behind.
 import { getEventListeners } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { AbortedError, TimeoutError } from '../../../src/core/api/errors.ts';
 import type { VoiceApiClient } from '../../../src/core/api/client.ts';
 import { pino } from 'pino';
@@ -183,9 +183,16 @@ describe('let go of (CallOptions `letGo`): nobody waits for the answer any more'
     return { call, letGo, told, isOk };
   }
 
+  // The two cases below hold the answer at the service until the test lets go: a client whose deadlines outlast any
+  // gap a busy host leaves before the test acts (with the file's 300 ms, which undici checks coarsely, a test 2.5 s
+  // late found the held body cut idle, a TimeoutError, where the let-go was the point).
+  const unhurried = () => clientFor(api.sandbox, { timeouts: { headersMs: 60_000, bodyIdleMs: 60_000 } });
+
   it('while the request waits at the service uncharged: closed, billed nothing, and it may have been charged', async () => {
     api.sandbox.injectFault({ kind: 'hold-before-charge' });
-    const { call, letGo, told } = controlled(api.client);
+    const client = unhurried();
+    onTestFinished(() => client.close());
+    const { call, letGo, told } = controlled(client);
     const outcome = rejectionOf(call);
     await until(() => requestsTo(api.sandbox)[0]?.outcome === 'waiting');
     expect(letGo()).toBe(true);
@@ -202,7 +209,9 @@ describe('let go of (CallOptions `letGo`): nobody waits for the answer any more'
 
   it('once its 2xx has arrived: not cut, read to its end and billed', async () => {
     api.sandbox.injectFault({ kind: 'pause-after', bytes: 0 });
-    const { call, letGo, told, isOk } = controlled(api.client);
+    const client = unhurried();
+    onTestFinished(() => client.close());
+    const { call, letGo, told, isOk } = controlled(client);
     const answered = call.then((response) => response);
     // The client has returned the 2xx as charged: not the key state, recorded a step before.
     await until(isOk);

@@ -48,7 +48,7 @@ describe('AudioFill', () => {
     body.end(wav(3)); // 150 packets' worth, all arrived at once
     const listener = fill.part().packets();
     // Once paused, the encoder pushes nothing until a packet is read: the count below cannot move under us.
-    await vi.waitFor(() => expect(fill.encoderWaiting).toBe(true), { timeout: 5_000, interval: 5 });
+    await vi.waitFor(() => expect(fill.encoderWaiting).toBe(true), { timeout: 30_000, interval: 5 });
     const whileWaiting = fill.packetsEncoded;
     // Not 150: the encoder waits for the listener (10 ahead of what it has taken into its buffer).
     expect(whileWaiting).toBeGreaterThan(0);
@@ -56,7 +56,7 @@ describe('AudioFill', () => {
     // Reading lets it go on, and it waits again a few packets further.
     for (let i = 0; i < 20; i++)
       if (listener.read() === null) await new Promise((resolve) => listener.once('readable', resolve));
-    await vi.waitFor(() => expect(fill.encoderWaiting).toBe(true), { timeout: 5_000, interval: 5 });
+    await vi.waitFor(() => expect(fill.encoderWaiting).toBe(true), { timeout: 30_000, interval: 5 });
     expect(fill.packetsEncoded).toBeGreaterThan(whileWaiting);
     expect(fill.packetsEncoded).toBeLessThan(20 + 40);
     listener.destroy();
@@ -75,7 +75,7 @@ describe('AudioFill', () => {
     const fill = new AudioFill({ format: 'wav', body });
     body.write(whole.subarray(0, whole.length / 2));
     const first = fill.part().packets();
-    await vi.waitFor(() => expect(fill.encoderWaiting).toBe(true), { timeout: 5_000, interval: 5 });
+    await vi.waitFor(() => expect(fill.encoderWaiting).toBe(true), { timeout: 30_000, interval: 5 });
     first.read();
     first.destroy();
     // Nobody listens now: its encoder stopped. Then a listener comes, and the rest of the body.

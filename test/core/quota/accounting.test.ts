@@ -440,7 +440,7 @@ describe.skipIf(POSTGRES_SKIPPED !== undefined)('a PostgreSQL store that hangs',
     const later = await books.authorize(stuckGuild, [paid(10_000, 'whole budget')]);
     expect(later.reserved).toBe(10_000);
     later.close();
-    books.close();
+    await books.close();
   }, 60_000);
 
   it("turns PostgreSQL's own lock timeout (DATABASE_LOCK_TIMEOUT_MS) into the same refusal, before a longer deadline", async () => {
@@ -459,7 +459,7 @@ describe.skipIf(POSTGRES_SKIPPED !== undefined)('a PostgreSQL store that hangs',
       expect((error as Refusal).reason.code).toBe('storage-unavailable');
       expect(((error as Refusal).cause as { code?: string }).code).toBe('55P03');
     } finally {
-      books.close();
+      await books.close();
       await impatient.close();
     }
   }, 60_000);

@@ -160,6 +160,35 @@ describe('the books, while the store writes and then loses its answer (a connect
     expect(rows()).toEqual([]);
     next.close();
   });
+  // edges1: with no order after it, a kept taking back waited for one, and the day counted a line never sent till then.
+  it('its taking back refused too, then healed: taken back on its own, with no order asking after it', async () => {
+    const books = landing(['record', 'erase']);
+    try {
+      const charge = await books.authorize(context, [paid(48)]);
+      failing = true;
+      await expect(onItsWay(books, charge, 48)).rejects.toThrow();
+      expect(rows()).toEqual([{ characters: 48, owner: 'app:main', undelivered: '0', unconfirmed: '1' }]);
+      failing = false;
+      charge.close();
+      await expect.poll(rows).toEqual([]);
+      expect(await store.spends.memberDaySpent(context.guildId, context.userId)).toBe(0);
+    } finally {
+      await books.close();
+    }
+  });
+  // bb18: a clean stop cleared the retry's timer and left the row; the next start could not tell it from a request in
+  // flight and booked it spent for the month (billed 0, /usage 25).
+  it('its taking back refused, the store healed before a clean stop: closing the books takes it back', async () => {
+    const books = landing(['record', 'erase']);
+    const charge = await books.authorize(context, [paid(48)]);
+    failing = true;
+    await expect(onItsWay(books, charge, 48)).rejects.toThrow();
+    failing = false;
+    charge.close();
+    await books.close();
+    expect(rows()).toEqual([]);
+    expect(await books.recover()).toMatchObject({ inFlight: 0 });
+  });
 });
 
 describe('the books, while the store writes a saving and then loses its answer', () => {
@@ -202,5 +231,20 @@ describe('the books, while the store refuses writes', () => {
     const kept = [...books.requestingMembers()];
     expect(kept.length).toBe(10_001);
     expect([kept[0], kept.at(-1)]).toEqual(['paid-first', 'paid-last']);
+  });
+
+  // bb18's hole, its twin: a spend kept in memory was dropped at a clean stop though the store took writes again.
+  it('a paid spend kept while the store refused, the store healed before a clean stop: closing the books writes it', async () => {
+    const books = booksOn(
+      withFailingSpendWrites(store, () => failing),
+      { budgets: NO_BUDGETS },
+    );
+    failing = true;
+    const charge = books.unchecked(context);
+    charge.close();
+    await books.record(charge, { endpoint: 'tts', characters: 9, cached: false });
+    failing = false;
+    await books.close();
+    expect(rows()).toEqual([{ characters: 9, owner: null, undelivered: '0', unconfirmed: '0' }]);
   });
 });

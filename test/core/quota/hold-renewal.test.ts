@@ -38,7 +38,7 @@ describe('budget holds under long queues', () => {
     expect(await refusalKey(books.authorize(member(8), [paid(3300, 'after')]))).toBe('budget.refused.guildMonth');
     const small = await books.authorize(member(8), [paid(200, 'fits')]);
     small.close();
-    books.close();
+    await books.close();
   });
 
   it('a hold left by a process that crashed (never renewed) still expires after BUDGET_HOLD_TTL_MS', async () => {
@@ -57,6 +57,6 @@ describe('budget holds under long queues', () => {
     const charge = await books.authorize(member(1), [paid(100, 'free again')]);
     expect(charge.reserved).toBe(100);
     charge.close();
-    books.close();
+    await books.close();
   });
 });

@@ -16,7 +16,7 @@ import { PartSource, orderedPart } from '../../../src/core/sourcing/part-source.
 import { partCacheKey, serviceBody } from '../../../src/core/sourcing/part-request.ts';
 import type { SpeechRequest } from '../../../src/core/order/pipeline.ts';
 import { useSpeechRig } from '../../support/speech-rig.ts';
-import { heldWriteAhead } from '../../support/held-write-ahead.ts';
+import { HOLD_DEADLINE, heldWriteAhead } from '../../support/held-write-ahead.ts';
 import { Engines } from '../../../src/core/engines/engines.ts';
 import { FakeEngine, voicevoxHandler } from '../engines/fake-engine.ts';
 import type { ServiceRequest } from '../../../src/core/settings/speech-request.ts';
@@ -560,6 +560,7 @@ describe('PartSource', () => {
       budgets: { guildMonthlyChars: 0, memberDailyChars: 0, memberCooldownSeconds: 0 },
       planCharacterLimit: 300_000,
       logger: silentLogger,
+      storeDeadlineMs: Number(HOLD_DEADLINE.STORE_DEADLINE_MS),
     });
     const parts = new PartSource({ client: rig.client, logger: silentLogger, accounting });
     const asked: SpeechRequest = { kind: 'tts', text, voice: 'voice-b-en-f-01', format: 'wav' };

@@ -85,7 +85,7 @@ describe('FakeDiscord voice with @discordjs/voice (aead_aes256_gcm_rtpsize)', ()
     const connection = await joinedG1();
     rig.fake.clearAudio(g1.id);
     // Waiting before anything was sent: it can only resolve with a packet of the clip played below.
-    const first = rig.fake.waitForPacket(g1.id, (p) => !p.silence, 5_000);
+    const first = rig.fake.waitForPacket(g1.id, (p) => !p.silence, 30_000);
     await playOpus(connection, sineOpusPackets(440, 0.2));
     const packet = await first;
     await rig.fake.waitForAudio(g1.id, { minSeconds: 0.15 });
@@ -120,7 +120,7 @@ describe('FakeDiscord voice with @discordjs/voice (aead_aes256_gcm_rtpsize)', ()
     const connection = await joinedG1();
     rig.fake.clearAudio(g1.id);
     await playOpus(connection, sineOpusPackets(440, 0.2));
-    const before = (await rig.fake.waitForPacket(g1.id, (p) => !p.silence, 5_000)).ssrc;
+    const before = (await rig.fake.waitForPacket(g1.id, (p) => !p.silence, 30_000)).ssrc;
     const quiet = g1.voiceChannels[1]!.id;
     const reconnecting = new Promise<void>((resolve) =>
       connection.on('stateChange', (_old, next) => {
