@@ -326,7 +326,7 @@ describe('seats: several voice channels of one server at once', () => {
       expect(logs).not.toContain(helper.token);
       h.sandbox.setPacing({ realtimeFactor: 0 });
       h.discord.addBotBack(GUILD, helper.userId);
-      await expect.poll(() => h.bot.seats.forChannel(h.bot.client.guilds.cache.get(GUILD)!, STUDY).kind).toBe('seat');
+      await expect.poll(() => h.bot.seats.seatFor(h.bot.client.guilds.cache.get(GUILD)!, STUDY).kind).toBe('seat');
       const back = await runCommand(h, { guildId: GUILD, userId: BEN, name: 'join' });
       expect(back.content).toContain(`<@${helper.userId}>`);
       expect(seating(h)).toEqual([LOUNGE, STUDY]);

@@ -75,12 +75,18 @@ export function udpSocketProblem(udp: unknown): string | undefined {
 /** Ready states already checked: a session is checked once, not per packet. */
 const checked = new WeakSet<object>();
 
-/** The session when audio sent now goes anywhere, else undefined; DiscordjsVoiceShapeError when its shape differs. */
-export function readySession(connection: VoiceConnection): ReadySession | undefined {
+/** The networking state when the connection is Ready and its transport up (Discord accepted the join), else undefined. */
+function readyNetworking(connection: VoiceConnection) {
   const state = connection.state;
   if (state.status !== VoiceConnectionStatus.Ready) return undefined;
   const networking = state.networking.state;
-  if (networking.code !== NetworkingStatusCode.Ready) return undefined;
+  return networking.code === NetworkingStatusCode.Ready ? networking : undefined;
+}
+
+/** The ready session, whatever DAVE's group says, else undefined; DiscordjsVoiceShapeError when its shape differs. */
+export function readySession(connection: VoiceConnection): ReadySession | undefined {
+  const networking = readyNetworking(connection);
+  if (networking === undefined) return undefined;
   if (!checked.has(networking)) {
     const problem = readySessionProblem(networking);
     if (problem !== undefined) throw new DiscordjsVoiceShapeError(problem);
@@ -90,11 +96,20 @@ export function readySession(connection: VoiceConnection): ReadySession | undefi
 }
 
 const kept = new WeakMap<VoiceConnection, ReadySession | undefined>();
-/** readySession when canSendAudio, else undefined; a watched connection's kept until a message or a state change. */
+/**
+ * Whether a clip's packets may leave now, and to which session: the one answer. Ready, the transport up (a connection
+ * given up is not), and no DAVE or its group ready with a transition applied: Ready alone comes before the group, when
+ * every client would drop the frames. Kept until a voice gateway message or a state change (watchNetworking).
+ */
 export function sendableSession(connection: VoiceConnection): ReadySession | undefined {
   if (kept.get(connection)) return kept.get(connection);
   const session = readySession(connection);
-  const sendable = session && canSendAudio(connection) ? session : undefined;
+  const dave = readyNetworking(connection)?.dave;
+  const e2ee =
+    !dave ||
+    dave.protocolVersion === 0 ||
+    (dave.session?.ready === true && dave.lastTransitionId !== undefined && !dave.reinitializing);
+  const sendable = session && e2ee ? session : undefined;
   if (sendable && kept.has(connection)) kept.set(connection, sendable);
   return sendable;
 }
@@ -240,60 +255,42 @@ export function watchNetworking(connection: VoiceConnection, handlers: Networkin
   });
 }
 
-/**
- * Whether audio sent now reaches listeners: Ready, and either no DAVE (protocol 0, or off) or its MLS group exists with a
- * transition applied (`lastTransitionId`). Ready alone fires before the group exists, when the library sends
- * unencrypted frames every client drops.
- */
-export function canSendAudio(connection: VoiceConnection): boolean {
-  const state = connection.state;
-  if (state.status !== VoiceConnectionStatus.Ready) return false;
-  const networking = state.networking.state;
-  if (networking.code !== NetworkingStatusCode.Ready) return false;
-  const dave = networking.dave;
-  if (!dave || dave.protocolVersion === 0) return true;
-  return dave.session?.ready === true && dave.lastTransitionId !== undefined && !dave.reinitializing;
-}
-
-/** Whether the transport is up: Discord accepted the join; the DAVE group may still be forming. */
-export function transportReady(connection: VoiceConnection): boolean {
-  const state = connection.state;
-  return state.status === VoiceConnectionStatus.Ready && state.networking.state.code === NetworkingStatusCode.Ready;
-}
-
 /** Whether this connection's session uses DAVE (for logs). */
 export function usesDave(connection: VoiceConnection): boolean {
-  const state = connection.state;
-  if (state.status !== VoiceConnectionStatus.Ready) return false;
-  const networking = state.networking.state;
-  return networking.code === NetworkingStatusCode.Ready && (networking.dave?.protocolVersion ?? 0) > 0;
+  return (readyNetworking(connection)?.dave?.protocolVersion ?? 0) > 0;
 }
 
-/** Resolves once `ready` holds (default canSendAudio), re-checked on state changes and transitions. */
-export function untilCanSendAudio(
-  connection: VoiceConnection,
-  signal: AbortSignal,
-  ready: (connection: VoiceConnection) => boolean = canSendAudio,
-): Promise<void> {
-  if (ready(connection)) return Promise.resolve();
+/** How soon a wait looks again on its own: DAVE's readiness does not always come with an event of the library's. */
+const SESSION_LOOK_MS = 50;
+
+/**
+ * Resolves once sendableSession answers (`transportOnly`: once the transport is up, a join's wait; the DAVE group may
+ * still be forming), looked at again on state changes, transitions and every SESSION_LOOK_MS; rejects with the
+ * signal's reason, or with DiscordjsVoiceShapeError.
+ */
+export function untilSendable(connection: VoiceConnection, signal: AbortSignal, transportOnly = false): Promise<void> {
   return new Promise((resolve, reject) => {
-    const check = () => {
-      if (!ready(connection)) return;
-      cleanup();
-      resolve();
-    };
-    const abort = () => {
-      cleanup();
-      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    };
-    const cleanup = () => {
+    const look = setInterval(() => check(), SESSION_LOOK_MS);
+    const end = (error?: unknown) => {
+      clearInterval(look);
       connection.off('stateChange', check);
       connection.off('transitioned', check);
       signal.removeEventListener('abort', abort);
+      if (error === undefined) resolve();
+      else reject(error);
     };
-    if (signal.aborted) return abort();
+    const check = () => {
+      try {
+        if ((transportOnly ? readyNetworking(connection) : sendableSession(connection)) !== undefined) end();
+      } catch (error) {
+        end(error);
+      }
+    };
+    const abort = () => end(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
     connection.on('stateChange', check);
     connection.on('transitioned', check);
     signal.addEventListener('abort', abort, { once: true });
+    check();
+    if (signal.aborted) abort();
   });
 }

@@ -10,7 +10,7 @@ import {
 import type { Logger } from '../log.ts';
 import { AudioStalledError } from './audio-stalled.ts';
 import { ConnectionSession, VoiceJoinError, type VoiceJoinFailure } from './connection-session.ts';
-import { canSendAudio, transportReady, untilCanSendAudio, usesDave, watchNetworking } from './discordjs-voice-seam.ts';
+import { DiscordjsVoiceShapeError, untilSendable, usesDave, watchNetworking } from './discordjs-voice-seam.ts';
 import type { PlayingClip, PacketSender } from './packet-sender.ts';
 import { senderThread } from './sender/sender-thread.ts';
 import { WorkerSender } from './sender/worker-clip.ts';
@@ -283,11 +283,8 @@ export class GuildPlayer {
     }
     const failed = (session as ConnectionSession).failed.signal;
     try {
-      await untilCanSendAudio(
-        connection,
-        AbortSignal.any([AbortSignal.timeout(this.#options.readyTimeoutMs ?? 15_000), failed]),
-        transportReady,
-      );
+      const signal = AbortSignal.any([AbortSignal.timeout(this.#options.readyTimeoutMs ?? 15_000), failed]);
+      await untilSendable(connection, signal, true);
     } catch (error) {
       const reason = failed.aborted ? (session?.failure ?? 'lost') : 'timeout';
       // 4017, 4021 and 4022 have their one operator line (ConnectionSession.closed); a /leave while joining, leave().
@@ -575,19 +572,16 @@ export class GuildPlayer {
     }
   }
 
-  /** Resolves once audio sent now is end-to-end encrypted (or DAVE is not in use); a VoiceJoinError if it never is. */
+  /** Resolves once a clip's packets may leave (the seam's sendableSession); a VoiceJoinError if they never may. */
   async #untilE2ee(connection: VoiceConnection, channelId: string, current: CurrentClip): Promise<void> {
-    if (canSendAudio(connection)) return;
     const session = this.#session;
     // No session of this connection: it is over already (the abort that ended it reaches this clip next).
     const failed = session?.connection === connection ? session.failed.signal : AbortSignal.abort();
+    const timeout = AbortSignal.timeout(this.#options.readyTimeoutMs ?? 15_000);
     try {
-      await untilCanSendAudio(
-        connection,
-        AbortSignal.any([AbortSignal.timeout(this.#options.readyTimeoutMs ?? 15_000), current.abort.signal, failed]),
-      );
+      await untilSendable(connection, AbortSignal.any([timeout, current.abort.signal, failed]));
     } catch (error) {
-      if (current.ending) throw error;
+      if (current.ending || error instanceof DiscordjsVoiceShapeError) throw error;
       const reason: VoiceJoinFailure = failed.aborted ? (session?.failure ?? 'lost') : 'timeout';
       this.#log.warn({ code: `voice-join-${reason}`, err: error, channelId }, 'the DAVE group did not become ready');
       throw this.#joinError(channelId, error, reason);

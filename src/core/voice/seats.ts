@@ -71,15 +71,26 @@ export function chooseSeat(seats: readonly SeatView[], channelId: string): SeatR
   return { kind: 'busy', channels: [...new Set(channels)] };
 }
 
-/** A seat, or why none: the channels every seat is busy in (`speaking`: the only seat, and it speaks there). */
-export type SeatChoice = { kind: 'seat'; seat: Seat } | { kind: 'busy'; channels: string[]; speaking: boolean };
-
 /** Where auto-read reads in a guild: each voice channel it reads into (by ID), with the text channel it reads. */
 type ReadAt = { readonly textChannelId: string; readonly voiceChannelId: string };
 export type GuildReading = ReadonlyMap<string, ReadAt>;
 
-/** Why no seat: all busy, or auto-read keeps one elsewhere (`move`: /join's, a manager passes); its caller words it. */
-export type NoSeat = Extract<SeatChoice, { kind: 'busy' }> | (ReadAt & { kind: 'read'; move: boolean });
+/** Why no seat (its caller words it): no voice channel; auto-read keeps one elsewhere (`move`: /join's, a manager
+ * passes); every seat busy (`speaking`: the only seat, and it speaks there). */
+export type NoSeat =
+  | { kind: 'not-in-voice' }
+  | (ReadAt & { kind: 'read'; move: boolean })
+  | { kind: 'busy'; channels: string[]; speaking: boolean };
+
+/** What the choice is given besides the channel, for a member's order. */
+interface SeatAsk {
+  /** Auto-read's readings in this server: it keeps its seats in the channels it reads into. */
+  readonly reading?: GuildReading | undefined;
+  /** /join's: whether the member manages the server (then it moves the seat auto-read keeps); undefined: not /join. */
+  readonly manager?: boolean | undefined;
+  /** The gate, asked of the seat chosen (undefined: none) in `channelId`: throws its refusal. */
+  readonly allowed?: ((seat: Seat | undefined, channelId: string) => void) | undefined;
+}
 
 interface SeatsOptions {
   /** Whether the bot whose server this is may connect and speak in the channel: the gate's answer. */
@@ -88,7 +99,7 @@ interface SeatsOptions {
   kept?: ((guildId: string, channelId: string) => boolean) | undefined;
 }
 
-/** Every bot's seats: the choice (`forChannel`), the seat in a channel, and the gauges over all of them. */
+/** Every bot's seats: where an order plays (`seatFor`), the seat in a channel, and the gauges over all of them. */
 export class Seats {
   readonly #bots: readonly SeatBot[];
   readonly #options: SeatsOptions;
@@ -107,29 +118,30 @@ export class Seats {
     return this.#bots;
   }
 
-  /** The seat that speaks for a member in `channelId` of `guild` (the main bot's view of it), by the seat rule. */
-  forChannel(guild: Guild, channelId: string): SeatChoice {
+  /**
+   * Where an order in voice plays, decided here alone: in `channelId` (the member's voice channel; none: not in voice),
+   * the seat the rule gives (chooseSeat, over every bot as `guild`'s main-bot view shows them), unless auto-read keeps
+   * one in another channel (`reading`; a manager's /join moves that seat); the gate asked of the seat (`allowed`)
+   * before "busy", so what the member (or no seat) may not do there is said first.
+   */
+  seatFor(
+    guild: Guild,
+    channelId: string | null | undefined,
+    ask: SeatAsk = {},
+  ): { kind: 'seat'; seat: Seat; channelId: string } | NoSeat {
+    if (!channelId) return { kind: 'not-in-voice' };
     const views = this.#bots.map((bot) => this.#view(bot, guild, channelId));
     const ruling = chooseSeat(views, channelId);
-    if (ruling.kind === 'seat') return { kind: 'seat', seat: this.#seat(this.#bots[ruling.index]!, guild.id)! };
-    const speaking = views.filter((view) => view.present).length === 1 && views.some((view) => view.speaking);
-    return { ...ruling, speaking };
-  }
-
-  /** The seat for a member's order in `channelId`, or why none: auto-read keeps one in another channel (`reading`;
-   * `manager`: /join's, a manager moves that seat), else every seat busy. Its caller asks the gate in between. */
-  forMember(
-    guild: Guild,
-    channelId: string,
-    order: { reading?: GuildReading; manager?: boolean },
-  ): Extract<SeatChoice, { kind: 'seat' }> | NoSeat {
-    const choice = this.forChannel(guild, channelId);
-    const readings = choice.kind === 'seat' ? undefined : order.reading;
+    const chosen = ruling.kind === 'seat' ? this.#seat(this.#bots[ruling.index]!, guild.id) : undefined;
+    const readings = chosen === undefined ? ask.reading : undefined;
     const read = readings?.has(channelId) === false ? readings.values().next().value : undefined;
-    if (read !== undefined && order.manager !== true) return { kind: 'read', ...read, move: order.manager === false };
+    if (read !== undefined && ask.manager !== true) return { kind: 'read', ...read, move: ask.manager === false };
     // A manager's /join moves the seat auto-read keeps (its reading paused there by /join).
-    const moved = read === undefined ? undefined : this.inChannel(guild.id, read.voiceChannelId);
-    return choice.kind === 'busy' && moved !== undefined ? { kind: 'seat', seat: moved } : choice;
+    const seat = chosen ?? (read === undefined ? undefined : this.inChannel(guild.id, read.voiceChannelId));
+    ask.allowed?.(seat, channelId);
+    if (seat !== undefined) return { kind: 'seat', seat, channelId };
+    const speaking = views.filter((view) => view.present).length === 1 && views.some((view) => view.speaking);
+    return { kind: 'busy', channels: ruling.kind === 'busy' ? ruling.channels : [], speaking };
   }
 
   /** The seat sitting in (or joining, or holding orders for) `channelId`: what /leave, /stop and /skip act on. */

@@ -157,7 +157,7 @@ export class AutoreadWiring {
 
   /** The player a binding plays through: the one place auto-read asks for one, the seat the rule chooses. */
   #playerFor(guild: Guild, voiceChannelId: string): GuildPlayer {
-    const choice = this.#options.seats.forChannel(guild, voiceChannelId);
+    const choice = this.#options.seats.seatFor(guild, voiceChannelId);
     if (choice.kind !== 'seat') throw noSeatError(choice, false);
     return choice.seat.player();
   }
@@ -463,9 +463,9 @@ function publicReason(language: string | undefined, refusal: unknown): string {
   return t(language, message.key, message.params);
 }
 
-/** The seat reading into `voiceChannelId` (src/core/voice/seats.ts' rule); undefined when none is available. */
+/** The seat reading into `voiceChannelId` (src/core/voice/seats.ts `seatFor`); undefined when none is available. */
 function seatFor(seats: Seats, guild: Guild, voiceChannelId: string): Seat | undefined {
-  const choice = seats.forChannel(guild, voiceChannelId);
+  const choice = seats.seatFor(guild, voiceChannelId);
   return choice.kind === 'seat' ? choice.seat : undefined;
 }
 

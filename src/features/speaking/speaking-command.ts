@@ -204,8 +204,8 @@ export async function chooseDestination(
 }
 
 /**
- * The member's voice channel and the seat that speaks there (src/core/voice/seats.ts `forMember`), if the rights let
- * that bot speak there for them (refused at once rather than timing out later).
+ * The member's voice channel and the seat that speaks there (src/core/voice/seats.ts `seatFor`, which asks the gate of
+ * that seat: refused at once rather than timing out later).
  */
 export function memberVoiceChannel(
   interaction: MemberPlace,
@@ -218,30 +218,25 @@ export function memberVoiceChannel(
    */
   options: { managersMove?: boolean; joinOnly?: boolean; offersFile?: boolean } = {},
 ): Extract<ChosenTarget, { kind: 'voice' }> {
-  const voiceChannel = interaction.member.voice.channel;
-  if (!voiceChannel) throw new UserError('error.voice.notInVoice');
-  const channelId = voiceChannel.id;
-  const at = placeOf(interaction, channelId);
-  const choice = seats.forMember(interaction.guild, channelId, {
+  const choice = seats.seatFor(interaction.guild, interaction.member.voice.channel?.id, {
     reading: reading?.get(interaction.guildId),
     manager:
       options.managersMove === true ? interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild) : undefined,
+    allowed: (seat, channelId) =>
+      speech.rights.requireAllowed(
+        options.joinOnly === true
+          ? { does: ['join-voice'], at: { ...placeOf(interaction, channelId), seatGuild: seat?.guild } }
+          : effectsAt(placeOf(interaction, channelId), { kind: 'voice', seat }),
+      ),
   });
-  if (choice.kind === 'read') throw noSeatError(choice, options.offersFile === true);
-  // The gate, here alone and before "busy": what the member (or no seat) may not do there is said first.
-  const seat = choice.kind === 'seat' ? choice.seat : undefined;
-  speech.rights.requireAllowed(
-    options.joinOnly === true
-      ? { does: ['join-voice'], at: { ...at, seatGuild: seat?.guild } }
-      : effectsAt(at, { kind: 'voice', seat }),
-  );
-  if (choice.kind === 'busy') throw noSeatError(choice, options.offersFile === true);
-  return { kind: 'voice', channelId, seat: choice.seat };
+  if (choice.kind !== 'seat') throw noSeatError(choice, options.offersFile === true);
+  return { kind: 'voice', channelId: choice.channelId, seat: choice.seat };
 }
 
-/** No seat: auto-read's words where it keeps one, else where the seats are busy; a file offered only where it may be. */
+/** No seat: not in voice, auto-read's words where it keeps one, else where seats are busy; a file offered if it may. */
 export function noSeatError(why: NoSeat, offersFile: boolean): UserError {
   const tail = offersFile ? '' : '.voiceOnly';
+  if (why.kind === 'not-in-voice') return new UserError('error.voice.notInVoice');
   if (why.kind === 'read') {
     const where = { channel: `<#${why.textChannelId}>`, voice: `<#${why.voiceChannelId}>` };
     return new UserError(why.move ? 'autoread.guard.move' : `autoread.guard.elsewhere${tail}`, where);

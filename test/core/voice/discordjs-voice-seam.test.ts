@@ -16,9 +16,12 @@ import {
   readySession,
   readySessionProblem,
   udpSocketProblem,
+  sendableSession,
+  untilSendable,
   DISCORDJS_VOICE_VERSION,
   DiscordjsVoiceShapeError,
 } from '../../../src/core/voice/discordjs-voice-seam.ts';
+import { daveConnection } from '../../support/dave-connection.ts';
 
 function seal(key: Uint8Array | KeyObject, nonce: Buffer, packet: Buffer): Buffer {
   const cipher = createCipheriv('aes-256-gcm', key, nonce);
@@ -124,5 +127,34 @@ describe('the @discordjs/voice seam', () => {
     } finally {
       socket.close();
     }
+  });
+});
+
+describe('whether a clip may go now (sendableSession, untilSendable)', () => {
+  it('waits while the DAVE group reinitializes and ends once it is ready again, though no event of the library says so', async () => {
+    const c = daveConnection(new Uint8Array(32));
+    const order: string[] = [];
+    c.dave.reinitializing = true;
+    expect(sendableSession(c.connection)).toBeUndefined();
+    const stop = new AbortController();
+    const waited = untilSendable(c.connection, stop.signal).then(() => order.push('sendable'));
+    // A state change that leaves the group reinitializing does not end the wait.
+    c.emitter.emit('stateChange', {}, c.emitter.state);
+    await new Promise((resolve) => setImmediate(resolve));
+    order.push('group ready');
+    c.dave.reinitializing = false;
+    await waited;
+    expect(order).toEqual(['group ready', 'sendable']);
+    expect(sendableSession(c.connection)).toBe(readySession(c.connection));
+  });
+
+  it('ends a wait with the signal, and answers at once when the connection may send already', async () => {
+    const c = daveConnection(new Uint8Array(32));
+    await untilSendable(c.connection, AbortSignal.abort());
+    c.setReady(false);
+    const stop = new AbortController();
+    const waited = untilSendable(c.connection, stop.signal);
+    stop.abort(new Error('let go'));
+    await expect(waited).rejects.toThrow('let go');
   });
 });

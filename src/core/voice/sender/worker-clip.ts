@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import type { VoiceConnection } from '@discordjs/voice';
 import type { ClipProgress } from './sender-messages.ts';
 import { senderThread, type ClipWatcher } from './sender-thread.ts';
-import { sendableSession } from '../discordjs-voice-seam.ts';
+import { sendableSession, untilSendable } from '../discordjs-voice-seam.ts';
 import type { ReadySession } from '../discordjs-voice-types.ts';
 import { MAX_MISSED_FRAMES, type ClipEvents, type PacketSender, type PlayingClip } from '../packet-sender.ts';
 
@@ -25,8 +25,6 @@ export const START_LEAD_PACKETS = 15;
 /** A clip whose stream gave nothing more for this long before its lead (a stall) starts with what it read. */
 export const START_WAIT_MS = 150;
 const PACKET_MS = 20;
-/** How soon a clip whose session is not ready looks again: DAVE's readiness does not always come with an event. */
-const SESSION_LOOK_MS = 50;
 
 class WorkerClip implements PlayingClip, ClipWatcher {
   readonly #voiceConnection: VoiceConnection;
@@ -38,8 +36,8 @@ class WorkerClip implements PlayingClip, ClipWatcher {
   /** The clip's id with the sender thread (kept across connections). */
   #id: number | undefined;
   #connection: number | undefined;
-  /** While its session is not ready: a look again soon (readiness can come back without an event of the library's). */
-  #sessionLook: NodeJS.Timeout | undefined;
+  /** While its session is not ready: the seam's wait for it (untilSendable), ended when the clip lets go. */
+  #sessionWait: AbortController | undefined;
   /** Packets reported sent. */
   #confirmed = 0;
   /** Plain Opus frames from packet #base on, read from the stream: those not reported sent, and KEPT_PACKETS before. */
@@ -118,10 +116,14 @@ class WorkerClip implements PlayingClip, ClipWatcher {
     if (this.#over) return;
     if (!session) {
       if (this.#connection !== undefined) senderThread.hold(this.#connection, true);
-      this.#sessionLook ??= setTimeout(() => {
-        this.#sessionLook = undefined;
-        this.#fill();
-      }, SESSION_LOOK_MS);
+      if (this.#sessionWait === undefined) {
+        const wait = (this.#sessionWait = new AbortController());
+        const again = () => {
+          this.#sessionWait = undefined;
+          this.#fill();
+        };
+        void untilSendable(this.#voiceConnection, wait.signal).then(again, again);
+      }
       return;
     }
     const attached = senderThread.attach(session.udp, session.connectionData, this, this.#id);
@@ -286,7 +288,7 @@ class WorkerClip implements PlayingClip, ClipWatcher {
     this.#stream.off('error', this.#onError);
     this.#voiceConnection.off('stateChange', this.#pump);
     clearTimeout(this.#startWait);
-    clearTimeout(this.#sessionLook);
+    this.#sessionWait?.abort();
     // A later error is nobody's business.
     this.#stream.on('error', () => undefined);
     if (!this.#stream.destroyed) this.#stream.destroy();

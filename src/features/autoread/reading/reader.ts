@@ -67,7 +67,7 @@ export type ReaderNotice = { guildId: string; channelId: string; language: strin
 export interface AutoReaderOptions {
   /** The speaking feature's hand-over to the pipeline (src/features/speaking/speaking-command.ts). */
   handOver: (order: ReaderOrder) => ReaderEvents;
-  /** The seat that reads into the voice channel (src/core/voice/seats.ts `forChannel`); undefined: none is available. */
+  /** The seat that reads into the voice channel (src/core/voice/seats.ts `seatFor`); undefined: none is available. */
   seatFor: (guild: Guild, voiceChannelId: string) => Seat | undefined;
   /** Whether the user is one of SayBot's bots (the main bot or a helper): its leaving stops the binding it read. */
   isOwnBot?: (userId: string) => boolean;
