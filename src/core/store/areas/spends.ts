@@ -123,8 +123,9 @@ export class BudgetArea extends Area {
         botMonthlyChars: { spent: 'spend_totals_guild_month', period: { month } },
       };
       for (const budget of Object.keys(limits) as Array<keyof BudgetHoldLimits>) {
-        const [limit = 0, used, needed] = [limits[budget], await usedOf(trx, counted[budget]), hold.characters];
-        if (used + needed > limit) return { status: 'refused', budget, limit, used, needed };
+        const limit = limits[budget] ?? 0;
+        const used = await usedOf(trx, counted[budget]);
+        if (used + hold.characters > limit) return { status: 'refused', budget, limit, used, needed: hold.characters };
       }
       const token = randomUUID();
       await trx
